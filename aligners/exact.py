@@ -1,0 +1,50 @@
+"""The ``exact`` aligner: case-insensitive identical tokens, one-to-one, left to right."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from aligners.base import Alignment
+
+__all__ = ["ExactAligner", "alignable"]
+
+
+def alignable(token: str) -> bool:
+    """Only tokens with a letter or a digit are aligned (punctuation never is)."""
+    return any(ch.isalnum() for ch in token)
+
+
+class ExactAligner:
+    """Each source token, left to right, takes the leftmost unused target token
+    with the same lowercased form.
+
+    This is the "simple match between identical words" the SAMSA paper suggests
+    for purely structural systems (section 5.1). It is deterministic and fast.
+
+    >>> ExactAligner().align(["John", "saw", "John", "."], ["john", "left", ".", "John"])
+    [(0, 0), (2, 3)]
+    """
+
+    name = "exact.v1"
+
+    def align(self, source: Sequence[str], target: Sequence[str]) -> Alignment:
+        free: dict[str, list[int]] = defaultdict(list)
+        for j in range(len(target) - 1, -1, -1):  # reversed so pop() yields the leftmost
+            tok = target[j]
+            if alignable(tok):
+                free[tok.lower()].append(j)
+        pairs: Alignment = []
+        for i, tok in enumerate(source):
+            slots = free.get(tok.lower()) if alignable(tok) else None
+            if slots:
+                pairs.append((i, slots.pop()))
+        return pairs
+
+    def signature(self) -> str:
+        return self.name
+
+
+def make() -> ExactAligner:
+    """Registry factory."""
+    return ExactAligner()

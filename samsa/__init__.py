@@ -1,0 +1,26 @@
+"""samsa: structural evaluation of text simplification (SAMSA, Sulem et al. 2018).
+
+Public API::
+
+    from samsa import Samsa, corpus_samsa, sentence_samsa, load_passage
+"""
+
+__version__ = "0.1.0"
+
+from samsa.errors import InputError, SamsaError, ScoringError
+from samsa.metric import CorpusResult, Samsa, corpus_samsa, get_samsa_sentence_scores, sentence_samsa
+from samsa.ucca_xml import load_passage, to_standard_xml
+
+__all__ = [
+    "CorpusResult",
+    "InputError",
+    "Samsa",
+    "SamsaError",
+    "ScoringError",
+    "__version__",
+    "corpus_samsa",
+    "get_samsa_sentence_scores",
+    "load_passage",
+    "sentence_samsa",
+    "to_standard_xml",
+]

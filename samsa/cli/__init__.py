@@ -1,0 +1,52 @@
+"""The ``samsa`` command line: one sub-command per job, each a thin layer over the library.
+
+Exit codes: 0 success, 1 bad input or set-up (message on stderr, no traceback
+unless ``--debug``), 2 usage errors (argparse).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from collections.abc import Sequence
+
+from samsa import __version__
+from samsa.cli import score
+from samsa.errors import SamsaError
+
+__all__ = ["build_parser", "main"]
+
+COMMANDS = (score,)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="samsa",
+        description="Structural evaluation of text simplification with SAMSA (Sulem et al., NAACL 2018).",
+        epilog="Run 'samsa COMMAND --help' for a command's options and examples.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for cmd in COMMANDS:
+        cmd.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (also used in-process by the tests)."""
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except SamsaError as e:
+        if args.debug:
+            raise
+        print(f"samsa: error: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""One small exception tree, so callers can catch exactly what they mean.
+
+Everything the library raises on purpose derives from :class:`SamsaError`; the
+CLI catches it and prints the message without a traceback.
+"""
+
+from __future__ import annotations
+
+from os import PathLike
+
+__all__ = [
+    "InputError",
+    "PluginUnavailable",
+    "SamsaError",
+    "ScoringError",
+    "UnknownPluginError",
+]
+
+
+class SamsaError(Exception):
+    """Base class of every error samsa raises deliberately."""
+
+
+class InputError(SamsaError, ValueError):
+    """Bad user input: the message starts with ``path:line:`` when both are known.
+
+    Parameters
+    ----------
+    path
+        The offending file (or a label such as ``<stdin>``); ``None`` if unknown.
+    line
+        1-based line number inside ``path``; ``None`` if unknown.
+    message
+        What was expected, what was found, and how to fix it.
+    """
+
+    def __init__(self, path: str | PathLike[str] | None, line: int | None, message: str) -> None:
+        self.path = None if path is None else str(path)
+        self.line = line
+        self.detail = message
+        where = ""
+        if self.path is not None:
+            where = f"{self.path}:{line}: " if line is not None else f"{self.path}: "
+        super().__init__(f"{where}{message}")
+
+
+class UnknownPluginError(SamsaError, KeyError):
+    """A plug-in name (aligner, parser, ...) that no registry knows."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class PluginUnavailable(SamsaError, ImportError):
+    """A plug-in exists but an optional dependency it needs is not installed."""
+
+
+class ScoringError(SamsaError, ValueError):
+    """The metric cannot be computed on this input (e.g. an EASSE index error)."""

@@ -1,0 +1,95 @@
+"""Reading user files with precise errors, and writing output files atomically.
+
+Every error names the file and the 1-based line; outputs are written to a
+temporary file and renamed, so a failure never leaves a half-written file.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from os import PathLike
+from pathlib import Path
+
+from samsa.errors import InputError
+
+__all__ = ["DEFAULT_MAX_TOKENS", "atomic_write_text", "check_line_counts", "decode_lines", "read_lines"]
+
+#: Longest line (in whitespace tokens) accepted by default; longer lines are
+#: almost always a broken file (a missing newline) and would make the aligner quadratic.
+DEFAULT_MAX_TOKENS = 1000
+
+
+def decode_lines(
+    data: bytes,
+    path: str | PathLike[str],
+    *,
+    allow_empty_lines: bool = True,
+    max_tokens: int | None = DEFAULT_MAX_TOKENS,
+) -> list[str]:
+    """Decode UTF-8 bytes into lines (without newline characters), validating them."""
+    if not data:
+        raise InputError(path, None, "file is empty; expected one line per sentence")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise InputError(path, line, f"invalid UTF-8 byte 0x{data[e.start]:02x}; re-encode the file as UTF-8") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    for i, ln in enumerate(lines, start=1):
+        if not allow_empty_lines and not ln.strip():
+            raise InputError(path, i, "empty line; every line must hold a sentence")
+        if max_tokens is not None:
+            n = len(ln.split())
+            if n > max_tokens:
+                raise InputError(
+                    path,
+                    i,
+                    f"line has {n} tokens, more than the limit of {max_tokens} (a missing newline?); "
+                    "raise the limit with --max-tokens if this is intended",
+                )
+    return lines
+
+
+def read_lines(
+    path: str | PathLike[str],
+    *,
+    allow_empty_lines: bool = True,
+    max_tokens: int | None = DEFAULT_MAX_TOKENS,
+) -> list[str]:
+    """Read a UTF-8 text file as a list of lines (see :func:`decode_lines`)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise InputError(path, None, f"cannot read file: {e.strerror}") from None
+    return decode_lines(data, path, allow_empty_lines=allow_empty_lines, max_tokens=max_tokens)
+
+
+def check_line_counts(files: Sequence[tuple[str | PathLike[str], int]]) -> None:
+    """Raise if the files (path, number of lines) do not all have the same number of lines."""
+    if not files:
+        return
+    ref_path, ref_n = files[0]
+    for path, n in files[1:]:
+        if n != ref_n:
+            line = min(n, ref_n) + 1
+            raise InputError(path, line, f"has {n} lines but {ref_path} has {ref_n}; the files must be line-parallel")
+
+
+def atomic_write_text(path: str | PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same directory."""
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or Path("."))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,185 @@
+"""The UCCA graph model: a passage is a :class:`networkx.DiGraph`.
+
+Why networkx: UCCA passages are DAGs (remote edges give a unit several parents),
+and plain graph functions (``samsa.queries``) are easier to test and to reuse
+than a class hierarchy. The conventions below are the whole model.
+
+Nodes are keyed by their UCCA ID (``"0.3"``, ``"1.12"``) and carry:
+
+``layer``
+    ``"0"`` for terminals, ``"1"`` for foundational-layer units.
+``type``
+    ``"Word"`` or ``"Punctuation"`` (layer 0); ``"FN"``, ``"PNCT"`` or ``"LKG"`` (layer 1).
+``text``, ``position``, ``paragraph``, ``paragraph_position``
+    terminals only; ``position`` is the 1-based global token position.
+``implicit``
+    ``True`` for implicit units (FN leaves with no terminals).
+``attributes``, ``extra``
+    the raw XML attribute dictionaries, kept so that writing round-trips.
+
+Edges (parent -> child) carry ``categories`` (a tuple of tags, first one first:
+UCCA v2 corpora have multi-category edges such as ``("S", "A")``), ``remote``
+(bool), and the raw ``attributes`` / ``category_attributes`` for round-tripping.
+Terminal edges have the single category ``"Terminal"``. The graph attribute
+``passage_id`` names the passage; the root unit is always ``"1.1"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import networkx as nx
+
+__all__ = [
+    "ROOT_ID",
+    "add_edge",
+    "add_terminal",
+    "add_unit",
+    "from_tokens",
+    "is_terminal",
+    "new_passage",
+    "node_key",
+    "terminals",
+    "tokens",
+]
+
+ROOT_ID = "1.1"
+
+
+def node_key(node_id: str) -> tuple[int, int]:
+    """Sort key of a UCCA node ID: layer, then the numeric part (``1.2`` before ``1.10``).
+
+    This is the order the ``ucca`` package keeps children and ``layer.all`` in,
+    which the EASSE compatibility mode depends on.
+    """
+    layer, _, number = node_id.partition(".")
+    try:
+        return int(layer), int(number)
+    except ValueError:
+        raise ValueError(f"malformed UCCA node ID {node_id!r}; expected '<layer>.<number>'") from None
+
+
+def new_passage(passage_id: str = "1", *, attributes: Mapping[str, str] | None = None) -> nx.DiGraph:
+    """An empty passage holding only the root unit ``1.1``."""
+    g = nx.DiGraph(passage_id=str(passage_id), attributes=dict(attributes or {}), layer_attributes={})
+    g.add_node(ROOT_ID, layer="1", type="FN", implicit=False, attributes={}, extra={})
+    return g
+
+
+def add_terminal(
+    g: nx.DiGraph,
+    text: str,
+    *,
+    punct: bool = False,
+    paragraph: int = 1,
+    paragraph_position: int | None = None,
+    attributes: Mapping[str, str] | None = None,
+    extra: Mapping[str, str] | None = None,
+    node_id: str | None = None,
+) -> str:
+    """Append a terminal after the existing ones and return its ID (``0.<position>``)."""
+    position = sum(1 for _ in terminals(g)) + 1
+    nid = node_id or f"0.{position}"
+    g.add_node(
+        nid,
+        layer="0",
+        type="Punctuation" if punct else "Word",
+        text=text,
+        position=position,
+        paragraph=paragraph,
+        paragraph_position=paragraph_position if paragraph_position is not None else position,
+        attributes=dict(attributes or {}),
+        extra=dict(extra or {}),
+    )
+    return nid
+
+
+def add_unit(
+    g: nx.DiGraph,
+    node_id: str,
+    *,
+    type: str = "FN",
+    implicit: bool = False,
+    attributes: Mapping[str, str] | None = None,
+    extra: Mapping[str, str] | None = None,
+) -> str:
+    """Add (or update) a layer-1 unit and return its ID."""
+    node_key(node_id)
+    attrs = dict(attributes or {})
+    if implicit:
+        attrs.setdefault("implicit", "True")
+    g.add_node(node_id, layer="1", type=type, implicit=implicit, attributes=attrs, extra=dict(extra or {}))
+    return node_id
+
+
+def add_edge(
+    g: nx.DiGraph,
+    parent: str,
+    child: str,
+    categories: str | Sequence[str],
+    *,
+    remote: bool = False,
+    attributes: Mapping[str, str] | None = None,
+    category_attributes: Sequence[Mapping[str, str]] | None = None,
+) -> None:
+    """Add an edge; ``categories`` is one tag or a sequence of tags (first = primary tag).
+
+    Raises
+    ------
+    ValueError
+        If an endpoint is missing, no category is given, or the edge would
+        duplicate an existing parent-child pair (UCCA allows one edge per pair;
+        several roles go into one multi-category edge).
+    """
+    cats = (categories,) if isinstance(categories, str) else tuple(categories)
+    if not cats:
+        raise ValueError(f"edge {parent} -> {child} has no category")
+    for end in (parent, child):
+        if end not in g:
+            raise ValueError(f"edge {parent} -> {child}: node {end} does not exist")
+    if g.has_edge(parent, child):
+        raise ValueError(f"duplicate edge {parent} -> {child}; merge the categories into one edge")
+    attrs = dict(attributes or {})
+    if remote:
+        attrs["remote"] = "True"
+    g.add_edge(
+        parent,
+        child,
+        categories=cats,
+        remote=remote,
+        attributes=attrs,
+        category_attributes=[dict(c) for c in (category_attributes or [{"tag": t} for t in cats])],
+    )
+
+
+def is_terminal(g: nx.DiGraph, node: str) -> bool:
+    """True for layer-0 nodes (words and punctuation)."""
+    return g.nodes[node]["layer"] == "0"
+
+
+def terminals(g: nx.DiGraph) -> list[str]:
+    """All terminal IDs in text order."""
+    return sorted((n for n, d in g.nodes(data=True) if d["layer"] == "0"), key=lambda n: g.nodes[n]["position"])
+
+
+def tokens(g: nx.DiGraph) -> list[str]:
+    """The passage text as a token list (punctuation included)."""
+    return [g.nodes[t]["text"] for t in terminals(g)]
+
+
+def from_tokens(words: Iterable[str], passage_id: str = "1", *, punct: Iterable[bool] | None = None) -> nx.DiGraph:
+    """A passage holding only terminals: a starting point for hand-built graphs and parsers."""
+    g = new_passage(passage_id)
+    flags = list(punct) if punct is not None else None
+    for i, w in enumerate(words):
+        add_terminal(g, w, punct=bool(flags[i]) if flags is not None else False)
+    return g
+
+
+def describe(g: nx.DiGraph, node: str) -> dict[str, Any]:
+    """A JSON-friendly summary of one node, for error messages and explanations."""
+    data = g.nodes[node]
+    if data["layer"] == "0":
+        return {"id": node, "text": data["text"], "position": data["position"]}
+    return {"id": node, "type": data["type"], "implicit": data.get("implicit", False)}

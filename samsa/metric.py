@@ -1,0 +1,176 @@
+"""The SAMSA metric object and the EASSE-compatible function API.
+
+:class:`Samsa` holds the choices that change numbers (aligner, compat mode,
+tokenizer, sentence separator, parser name) and reports them in its
+signature. The module-level functions mirror EASSE's names so that code
+written for EASSE ports with a changed import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from aligners.base import Aligner
+from samsa import __version__
+from samsa.registry import get_aligner
+from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean, score_passage
+from samsa.signature import format_signature
+from samsa.text import SPLITTER_NAME, TOKENIZERS, split_output
+
+__all__ = ["CorpusResult", "Samsa", "corpus_samsa", "get_samsa_sentence_scores", "sentence_samsa"]
+
+Source = nx.DiGraph | str
+
+
+@dataclass(frozen=True)
+class CorpusResult:
+    """Corpus SAMSA / SAMSA-abl (means of sentence scores) with every sentence's detail."""
+
+    samsa: float
+    samsa_abl: float
+    sentences: tuple[SentenceResult, ...]
+    signature: str
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self, detail: bool = False) -> dict[str, Any]:
+        return {
+            "name": "SAMSA",
+            "samsa": self.samsa,
+            "samsa_abl": self.samsa_abl,
+            "n_sentences": len(self.sentences),
+            "signature": self.signature,
+            "config": self.config,
+            **({"sentences": [s.to_dict() for s in self.sentences]} if detail else {}),
+        }
+
+
+class Samsa:
+    """SAMSA with fixed settings.
+
+    Parameters
+    ----------
+    aligner
+        A registry name (``"exact"``) or an :class:`~aligners.base.Aligner`.
+    compat
+        ``"paper"`` (default) or ``"easse"``; see ``docs/samsa.md``.
+    tokenizer
+        How output sentences are tokenized: ``"wordpunct"`` (default, as the
+        original scripts) or ``"none"`` (already tokenized).
+    separator
+        Sentence separator inside an output line (e.g. ``"<::::>"``); ``None``
+        uses the rule-based splitter.
+    parser
+        Parser name recorded in the signature; also used to parse string sources.
+
+    Examples
+    --------
+    >>> from samsa.ucca_xml import load_passage
+    >>> g = load_passage("fixtures/ucca/paper/1_john_home_call.xml")
+    >>> Samsa(tokenizer="none").sentence_score(g, "John got home . John gave Mary a call .").samsa
+    100.0
+    """
+
+    def __init__(
+        self,
+        *,
+        aligner: str | Aligner = "exact",
+        compat: str = "paper",
+        tokenizer: str = "wordpunct",
+        separator: str | None = None,
+        parser: Any = None,
+    ) -> None:
+        if compat not in COMPAT_MODES:
+            raise ValueError(f"unknown compat mode {compat!r}; choose from {sorted(COMPAT_MODES)}")
+        if tokenizer not in TOKENIZERS:
+            raise ValueError(f"unknown tokenizer {tokenizer!r}; choose from {sorted(TOKENIZERS)}")
+        self.aligner: Aligner = get_aligner(aligner) if isinstance(aligner, str) else aligner
+        self.compat = compat
+        self.tokenizer = tokenizer
+        self.separator = separator
+        self.parser = parser
+
+    def signature(self) -> str:
+        parser = self.parser if isinstance(self.parser, str) or self.parser is None else self.parser.signature()
+        return format_signature(
+            "SAMSA",
+            {
+                "compat": self.compat,
+                "parser": parser or "given",
+                "aligner": self.aligner.signature(),
+                "tok": self.tokenizer,
+                "split": "sep" if self.separator else SPLITTER_NAME,
+            },
+            __version__,
+        )
+
+    def config(self) -> dict[str, Any]:
+        return {
+            "compat": self.compat,
+            "aligner": self.aligner.signature(),
+            "tokenizer": self.tokenizer,
+            "separator": self.separator,
+        }
+
+    def split(self, output: str | Sequence[Sequence[str]]) -> list[list[str]]:
+        """Output line -> tokenized sentences (already split input passes through)."""
+        if isinstance(output, str):
+            return split_output(output, separator=self.separator, tokenizer=self.tokenizer)
+        return [list(s) for s in output]
+
+    def _graphs(self, sources: Sequence[Source]) -> list[nx.DiGraph]:
+        texts = [s for s in sources if isinstance(s, str)]
+        if not texts:
+            return list(sources)  # type: ignore[arg-type]
+        if self.parser is None or isinstance(self.parser, str):
+            raise ValueError("sources given as text need a parser object (Samsa(parser=...)); or pass UCCA graphs")
+        parsed = iter(self.parser.parse(texts))
+        return [next(parsed) if isinstance(s, str) else s for s in sources]
+
+    def sentence_score(self, source: Source, output: str | Sequence[Sequence[str]]) -> SentenceResult:
+        """Score one source (UCCA graph, or text when a parser is set) against one output line."""
+        (g,) = self._graphs([source])
+        return score_passage(g, self.split(output), self.aligner, self.compat)
+
+    def corpus_score(
+        self,
+        sources: Sequence[Source],
+        outputs: Sequence[str | Sequence[Sequence[str]]],
+        *,
+        progress: Callable[[Any], Any] | None = None,
+    ) -> CorpusResult:
+        """Score line-parallel sources and outputs; the corpus score is the mean of sentence scores."""
+        if len(sources) != len(outputs):
+            raise ValueError(f"{len(sources)} sources but {len(outputs)} outputs; they must be line-parallel")
+        graphs = self._graphs(sources)
+        pairs = zip(graphs, outputs, strict=True)
+        if progress is not None:
+            pairs = progress(pairs)
+        results = tuple(score_passage(g, self.split(o), self.aligner, self.compat) for g, o in pairs)
+        if not results:
+            raise ValueError("nothing to score: no sentences")
+        return CorpusResult(
+            corpus_mean([r.samsa for r in results]),
+            corpus_mean([r.samsa_abl for r in results]),
+            results,
+            self.signature(),
+            self.config(),
+        )
+
+
+def get_samsa_sentence_scores(orig_sents: Sequence[Source], sys_sents: Sequence[str], **settings: Any) -> list[float]:
+    """Sentence-level SAMSA (0-100) of each pair; ``settings`` are :class:`Samsa`'s keywords."""
+    return [r.samsa for r in Samsa(**settings).corpus_score(orig_sents, sys_sents).sentences]
+
+
+def corpus_samsa(orig_sents: Sequence[Source], sys_sents: Sequence[str], **settings: Any) -> float:
+    """Corpus-level SAMSA (0-100): the mean of sentence scores, as in EASSE."""
+    return Samsa(**settings).corpus_score(orig_sents, sys_sents).samsa
+
+
+def sentence_samsa(orig_sent: Source, sys_sent: str, **settings: Any) -> float:
+    """SAMSA (0-100) of one source and one output line, as in EASSE."""
+    return Samsa(**settings).sentence_score(orig_sent, sys_sent).samsa

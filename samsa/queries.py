@@ -1,0 +1,161 @@
+"""Queries over a UCCA graph (see :mod:`samsa.graph`): scenes, relations, centers.
+
+Plain functions taking the graph first, as networkx algorithms do. These are
+the paper's definitions (Sulem et al. 2018, sections 3-4); the EASSE toolkit's
+variants, which look only at an edge's first category, live in
+:mod:`samsa.scoring.easse`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+
+import networkx as nx
+
+from samsa.graph import is_terminal, node_key
+
+__all__ = [
+    "MAIN_RELATION_TAGS",
+    "centers",
+    "children",
+    "is_scene",
+    "main_relations",
+    "minimal_centers",
+    "parallel_scenes",
+    "participants",
+    "scenes",
+    "unit_terminals",
+]
+
+MAIN_RELATION_TAGS = frozenset({"P", "S"})
+
+
+def children(
+    g: nx.DiGraph,
+    unit: str,
+    tags: Collection[str] | None = None,
+    *,
+    first_only: bool = False,
+    remote: bool = True,
+) -> list[str]:
+    """Children of ``unit`` ordered by node ID, optionally filtered by edge category.
+
+    Parameters
+    ----------
+    tags
+        Keep a child when its edge carries one of these categories (``None``: all).
+    first_only
+        Look only at the edge's first category (what ``edge.tag`` means in the
+        ``ucca`` package) instead of all of them.
+    remote
+        Include children reached over remote edges.
+    """
+    out = []
+    for child, data in g.succ[unit].items():
+        if not remote and data["remote"]:
+            continue
+        if tags is not None:
+            cats = data["categories"][:1] if first_only else data["categories"]
+            if not any(c in tags for c in cats):
+                continue
+        out.append(child)
+    out.sort(key=node_key)
+    return out
+
+
+def is_scene(g: nx.DiGraph, unit: str) -> bool:
+    """A unit with an outgoing P or S edge (remote included, any category of the edge)."""
+    data = g.nodes[unit]
+    if data["layer"] != "1" or data["type"] != "FN":
+        return False
+    return any(MAIN_RELATION_TAGS.intersection(d["categories"]) for d in g.succ[unit].values())
+
+
+def scenes(g: nx.DiGraph) -> list[str]:
+    """All scene units in node-ID order (the order of the text for gold and parsed passages)."""
+    return sorted((n for n in g if is_scene(g, n)), key=node_key)
+
+
+def main_relations(g: nx.DiGraph, scene: str) -> list[str]:
+    """Children over an edge whose category list contains P or S."""
+    return children(g, scene, MAIN_RELATION_TAGS)
+
+
+def participants(g: nx.DiGraph, scene: str) -> list[str]:
+    """Children over an A edge, remote participants included."""
+    return children(g, scene, {"A"})
+
+
+def parallel_scenes(g: nx.DiGraph, unit: str) -> list[str]:
+    """Children over an H edge."""
+    return children(g, unit, {"H"})
+
+
+def centers(g: nx.DiGraph, unit: str) -> list[str]:
+    """Children over a C edge."""
+    return children(g, unit, {"C"})
+
+
+def _walk_terminals(g: nx.DiGraph, unit: str, remotes: bool, seen: set[tuple[str, str]]) -> Iterator[str]:
+    if is_terminal(g, unit):
+        yield unit
+        return
+    for child, data in g.succ[unit].items():
+        if data["remote"] and not remotes:
+            continue
+        if (unit, child) in seen:  # remote edges may close a cycle
+            continue
+        seen.add((unit, child))
+        yield from _walk_terminals(g, child, remotes, seen)
+
+
+def unit_terminals(g: nx.DiGraph, unit: str, *, punct: bool = False, remotes: bool = True) -> list[str]:
+    """Terminal IDs under ``unit``, each once, in text order.
+
+    ``punct=False`` drops punctuation terminals; ``remotes=True`` also follows
+    remote edges at any depth (SAMSA counts a remote participant's words as part
+    of the scene).
+    """
+    found = set(_walk_terminals(g, unit, remotes, set()))
+    if not punct:
+        found = {t for t in found if g.nodes[t]["type"] != "Punctuation"}
+    return sorted(found, key=lambda t: g.nodes[t]["position"])
+
+
+def minimal_centers(g: nx.DiGraph, unit: str) -> list[str]:
+    """The minimal centers of ``unit`` following the paper (section 4.2), in node-ID order.
+
+    Rules, applied recursively from ``unit``:
+
+    1. a terminal, an implicit unit, or a unit with none of the children below
+       is its own minimal center;
+    2. a scene contributes the minimal centers of its main relation(s)
+       ("if a Participant (or a Center inside a Participant) is a Scene, its
+       center is the main relation");
+    3. otherwise a unit with Center children contributes the minimal centers of
+       **all** of them (coordination has several centers; footnote 4 then
+       requires all of them);
+    4. otherwise a unit with parallel scenes (H) contributes theirs.
+
+    Remote edges are followed like primary ones. Cycles are cut.
+    """
+    result: list[str] = []
+    _collect_centers(g, unit, result, set())
+    return sorted(dict.fromkeys(result), key=node_key)
+
+
+def _collect_centers(g: nx.DiGraph, unit: str, out: list[str], path: set[str]) -> None:
+    if unit in path:
+        return
+    path = path | {unit}
+    if is_terminal(g, unit) or g.nodes[unit].get("implicit"):
+        out.append(unit)
+        return
+    rules = (main_relations,) if is_scene(g, unit) else (centers, parallel_scenes)
+    for rule in rules:
+        nxt = rule(g, unit)
+        if nxt:
+            for child in nxt:
+                _collect_centers(g, child, out, path)
+            return
+    out.append(unit)

@@ -1,0 +1,81 @@
+"""Named plug-ins (aligners, parsers), discovered lazily from entry points.
+
+Built-ins are declared in our own ``pyproject.toml`` under the entry-point groups
+``samsa.aligners`` and ``samsa.parsers``, exactly like a third-party plug-in; the
+table below is the fallback for a source checkout that was never installed.
+A name without a version suffix (``exact``) means its newest version.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from typing import Any
+
+from samsa.errors import UnknownPluginError
+
+__all__ = ["available", "get_aligner", "get_parser", "register", "resolve"]
+
+BUILTIN: dict[str, dict[str, str]] = {
+    "aligners": {"exact.v1": "aligners.exact:make"},
+    "parsers": {"xml.v1": "parsers.xml:make"},
+}
+
+_VERSION = re.compile(r"^(?P<base>.+)\.v(?P<n>\d+)$")
+
+
+def _table(kind: str) -> dict[str, str | Callable[..., Any]]:
+    table: dict[str, str | Callable[..., Any]] = dict(BUILTIN[kind])
+    for ep in entry_points(group=f"samsa.{kind}"):
+        table.setdefault(ep.name, ep.value)
+    table.update(_REGISTERED.get(kind, {}))
+    return table
+
+
+_REGISTERED: dict[str, dict[str, Callable[..., Any]]] = {"aligners": {}, "parsers": {}}
+
+
+def register(kind: str, name: str, factory: Callable[..., Any]) -> None:
+    """Register a factory under ``name`` (for tests and user code); names are never overwritten."""
+    if kind not in _REGISTERED:
+        raise ValueError(f"unknown plug-in kind {kind!r}; choose from {sorted(_REGISTERED)}")
+    existing = _REGISTERED[kind].get(name)
+    if existing is not None and existing is not factory:
+        raise ValueError(f"{kind} name {name!r} is already registered to another factory")
+    _REGISTERED[kind][name] = factory
+
+
+def available(kind: str) -> list[str]:
+    """Registered names of one kind (``"aligners"`` or ``"parsers"``), versioned."""
+    return sorted(_table(kind))
+
+
+def resolve(kind: str, name: str) -> str:
+    """The versioned registry name for ``name`` (``exact`` -> ``exact.v1``)."""
+    table = _table(kind)
+    if name in table:
+        return name
+    versions = [(int(m["n"]), full) for full in table if (m := _VERSION.match(full)) and m["base"] == name]
+    if not versions:
+        raise UnknownPluginError(f"No {kind[:-1]} named {name!r}. Available: {', '.join(sorted(table))}.")
+    return max(versions)[1]
+
+
+def _load(kind: str, name: str) -> Callable[..., Any]:
+    target = _table(kind)[resolve(kind, name)]
+    if callable(target):
+        return target
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def get_aligner(name: str, **options: Any) -> Any:
+    """Build the aligner registered as ``name`` with keyword options."""
+    return _load("aligners", name)(**options)
+
+
+def get_parser(name: str, **options: Any) -> Any:
+    """Build the parser registered as ``name`` with keyword options."""
+    return _load("parsers", name)(**options)

@@ -1,0 +1,39 @@
+"""SAMSA scoring: the paper's definition and the EASSE-compatible one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import networkx as nx
+
+from aligners.base import Aligner
+from samsa.scoring.easse import score_easse
+from samsa.scoring.formula import corpus_mean, samsa_from_scene_scores, scene_score
+from samsa.scoring.paper import score_paper
+from samsa.scoring.result import SceneResult, SentenceResult, UnitCheck
+
+__all__ = [
+    "COMPAT_MODES",
+    "SceneResult",
+    "SentenceResult",
+    "UnitCheck",
+    "corpus_mean",
+    "samsa_from_scene_scores",
+    "scene_score",
+    "score_easse",
+    "score_paper",
+    "score_passage",
+]
+
+COMPAT_MODES = {"paper": score_paper, "easse": score_easse}
+
+
+def score_passage(
+    g: nx.DiGraph, sentences: Sequence[Sequence[str]], aligner: Aligner, compat: str = "paper"
+) -> SentenceResult:
+    """Score one source graph against tokenized output sentences in the chosen mode."""
+    try:
+        fn = COMPAT_MODES[compat]
+    except KeyError:
+        raise ValueError(f"unknown compat mode {compat!r}; choose from {sorted(COMPAT_MODES)}") from None
+    return fn(g, sentences, aligner)

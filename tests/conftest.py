@@ -1,0 +1,40 @@
+"""Shared test fixtures: paths to the hand-written fixtures and to ../shared/data."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+
+
+def shared_data() -> Path:
+    """``$SAMSA_SHARED_DATA`` if set, else ``../shared/data`` beside the project."""
+    return Path(os.environ.get("SAMSA_SHARED_DATA", ROOT.parent / "shared" / "data"))
+
+
+@pytest.fixture
+def fixture_path():
+    return lambda name: FIXTURES / name
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    d = shared_data()
+    if not d.is_dir():
+        pytest.skip(f"shared data not found at {d} (set SAMSA_SHARED_DATA)")
+    return d
+
+
+def ucca_fixture_path(name: str) -> Path:
+    """A UCCA fixture by short name: ``john_home_call`` -> fixtures/ucca/paper/1_john_home_call.xml."""
+    (hit,) = [p for p in (FIXTURES / "ucca").rglob("*.xml") if p.stem == name or p.stem.split("_", 1)[-1] == name]
+    return hit
+
+
+@pytest.fixture
+def ucca_path():
+    return ucca_fixture_path
