@@ -44,9 +44,25 @@ def run(n: int, compat: str) -> dict[str, object]:
             shutil.copy(f, gold / f"{i:05d}.xml")
         system = Path(tmp) / "system.txt"
         system.write_text("\n".join(split_output(f) for f in files) + "\n", encoding="utf-8")
-        argv = ["score", "--ucca", str(gold), "--system", str(system), "--aligner", "exact", "--compat", compat,
-                "--tokenizer", "none", "--sentence-separator", "<::::>", "--per-sentence", str(Path(tmp) / "o.jsonl"),
-                "--json", "--quiet"]
+        argv = [
+            "score",
+            "--ucca",
+            str(gold),
+            "--system",
+            str(system),
+            "--aligner",
+            "exact",
+            "--compat",
+            compat,
+            "--tokenizer",
+            "none",
+            "--sentence-separator",
+            "<::::>",
+            "--per-sentence",
+            str(Path(tmp) / "o.jsonl"),
+            "--json",
+            "--quiet",
+        ]
         start = time.perf_counter()
         rc = main(argv)
         seconds = time.perf_counter() - start

@@ -8,7 +8,7 @@ Public API::
 __version__ = "0.1.0"
 
 from samsa.errors import InputError, SamsaError, ScoringError
-from samsa.metric import CorpusResult, Samsa, corpus_samsa, get_samsa_sentence_scores, sentence_samsa
+from samsa.metric import CorpusResult, Samsa, corpus_samsa, get_samsa_sentence_scores, score, sentence_samsa
 from samsa.ucca_xml import load_passage, to_standard_xml
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "corpus_samsa",
     "get_samsa_sentence_scores",
     "load_passage",
+    "score",
     "sentence_samsa",
     "to_standard_xml",
 ]

@@ -161,6 +161,18 @@ class Samsa:
         )
 
 
+def score(
+    orig_sents: Sequence[Source], sys_sents: Sequence[str | Sequence[Sequence[str]]], **settings: Any
+) -> CorpusResult:
+    """Corpus and sentence scores with per-scene detail (which sentence each scene
+    matched, which centers were found), so that every number can be explained.
+
+    ``settings`` are :class:`Samsa`'s keywords (``aligner``, ``compat``, ``tokenizer``,
+    ``separator``, ``parser``).
+    """
+    return Samsa(**settings).corpus_score(orig_sents, sys_sents)
+
+
 def get_samsa_sentence_scores(orig_sents: Sequence[Source], sys_sents: Sequence[str], **settings: Any) -> list[float]:
     """Sentence-level SAMSA (0-100) of each pair; ``settings`` are :class:`Samsa`'s keywords."""
     return [r.samsa for r in Samsa(**settings).corpus_score(orig_sents, sys_sents).sentences]

@@ -145,9 +145,7 @@ def read_standard(root: Element, path: str | PathLike[str] = "<xml>") -> nx.DiGr
             else:
                 if ntype not in ("FN", "PNCT", "LKG"):
                     raise InputError(path, node.line, f"unit {nid} has type {ntype!r}; expected FN, PNCT or LKG")
-                G.add_unit(
-                    g, nid, type=ntype, implicit=attrs.get("implicit") == "True", attributes=attrs, extra=extra
-                )
+                G.add_unit(g, nid, type=ntype, implicit=attrs.get("implicit") == "True", attributes=attrs, extra=extra)
             edges.extend((nid, e) for e in node_edges)
     for parent, edge in edges:
         child = edge.get("toID")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from samsa import Samsa, ScoringError, corpus_samsa, get_samsa_sentence_scores, load_passage, sentence_samsa
+from samsa import Samsa, ScoringError, corpus_samsa, get_samsa_sentence_scores, load_passage, score, sentence_samsa
 from samsa.scoring import samsa_from_scene_scores, scene_score
 
 # (fixture, output, paper (SAMSA, SAMSA-abl), easse (SAMSA, SAMSA-abl) or None = EASSE errors)
@@ -103,6 +103,10 @@ def test_easse_style_function_api(fixture_path):
     assert get_samsa_sentence_scores([g1, g2], outs) == [62.5, 87.5]
     assert corpus_samsa([g1, g2], outs) == pytest.approx(75.0)
     assert sentence_samsa(g1, "John got home. John gave Mary a call.", compat="easse") == 100.0
+    detailed = score([g1, g2], outs)
+    assert (detailed.samsa, detailed.samsa_abl) == (75.0, 75.0)
+    assert [s.sentence for s in detailed.sentences[1].scenes] == [1, 0]  # "I read ..." -> s2, "John wrote" -> s1
+    assert detailed.to_dict()["signature"].startswith("SAMSA|compat:paper|parser:given|aligner:exact.v1")
 
 
 def test_separator_and_signature(fixture_path):
