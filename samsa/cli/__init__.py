@@ -12,12 +12,12 @@ import sys
 from collections.abc import Sequence
 
 from samsa import __version__
-from samsa.cli import score
+from samsa.cli import evaluate, score
 from samsa.errors import SamsaError
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = (score,)
+COMMANDS = (score, evaluate)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,151 @@
+"""Flesch-Kincaid grade level in its published variants, and FKBLEU (Xu et al. 2016, eq. 3).
+
+``easse`` FKGL
+    EASSE's ``corpus_fkgl``: each line lowercased and 13a-tokenized, split into
+    sentences, every token counted as a word (punctuation too), syllables by the
+    nltk_contrib-style counter (all trailing "e" stripped, so "free" has 0
+    syllables; digits and punctuation 0), counts pooled over the corpus, result
+    clamped at 0. EASSE splits sentences with NLTK Punkt; we use samsa's
+    rule-based splitter (named in the signature), see docs/lexical.md.
+``corrected`` FKGL
+    Same pooled formula with the quirks removed: original case kept, tokens
+    without a letter or digit are not words, one silent final "e" is dropped,
+    every word has at least one syllable, no clamping.
+``xu2016`` FK (inside FKBLEU)
+    Per sentence (one output line = one sentence), punctuation tokens count as
+    words with one syllable each (TACL 2016, section 3.1).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from samsa.lexical.normalize import normalize
+from samsa.text import split_sentences
+
+__all__ = [
+    "FKGL_VARIANTS",
+    "corpus_fkgl",
+    "fkbleu",
+    "fkgl_from_counts",
+    "sentence_fk_xu",
+    "syllables_corrected",
+    "syllables_easse",
+]
+
+FKGL_VARIANTS = ("easse", "corrected")
+
+# Exceptions of the nltk_contrib readability syllable counter (also used by DRESS and
+# EASSE): words whose syllable count the vowel-group heuristic gets wrong.
+_SPECIAL_WORDS = {
+    "the": 1, "tottered": 2, "chummed": 1, "peeped": 1, "moustaches": 2, "shamefully": 3, "messieurs": 2,
+    "satiated": 4, "sailmaker": 4, "sheered": 1, "disinterred": 3, "propitiatory": 6, "bepatched": 2,
+    "particularized": 5, "caressed": 2, "trespassed": 2, "sepulchre": 3, "flapped": 1, "hemispheres": 3,
+    "pencilled": 2, "motioned": 2, "poleman": 2, "slandered": 2, "sombre": 2, "etc": 4, "sidespring": 2,
+    "mimes": 1, "effaces": 2, "mr": 2, "mrs": 2, "ms": 1, "dr": 2, "st": 1, "sr": 2, "jr": 2, "truckle": 2,
+    "foamed": 1, "fringed": 2, "clattered": 2, "capered": 2, "mangroves": 2, "suavely": 2, "reclined": 2,
+    "brutes": 1, "effaced": 2, "quivered": 2, "h'm": 1, "veriest": 3, "sententiously": 4, "deafened": 2,
+    "manoeuvred": 3, "unstained": 2, "gaped": 1, "stammered": 2, "shivered": 2, "discoloured": 3,
+    "gravesend": 2, "60": 2, "lb": 1, "unexpressed": 3, "greyish": 2, "unostentatious": 5,
+}  # fmt: skip
+_SUBTRACT = [re.compile(p) for p in ("cial", "tia", "cius", "cious", "gui", "ion", "iou", "sia$", ".ely$")]
+_ADD = [
+    re.compile(p)
+    for p in (
+        "ia", "riet", "dien", "iu", "io", "ii", "[aeiouy]bl$", "mbl$", "[aeiou]{3}", "^mc", "ism$",
+        r"(.)(?!\1)([aeiouy])\2l$", "[^l]llien", "^coad.", "^coag.", "^coal.", "^coax.",
+        r"(.)(?!\1)[gq]ua(.)(?!\2)[aeiou]", "dnt$",
+    )
+]  # fmt: skip
+_VOWEL_GROUP = re.compile(r"[aeiouy]+")
+
+
+def _heuristic(word: str) -> int:
+    count = len(_VOWEL_GROUP.findall(word))
+    count += sum(1 for r in _ADD if r.search(word))
+    count -= sum(1 for r in _SUBTRACT if r.search(word))
+    return count
+
+
+@lru_cache(maxsize=100_000)
+def syllables_easse(word: str) -> int:
+    """EASSE's syllable count, quirks included ("free" -> 0, "." -> 0)."""
+    word = word.lower().strip()
+    if word in _SPECIAL_WORDS:
+        return _SPECIAL_WORDS[word]
+    return _heuristic(word.rstrip("e"))
+
+
+@lru_cache(maxsize=100_000)
+def syllables_corrected(word: str) -> int:
+    """Syllables with one silent final "e" removed and at least one per word with a letter or digit."""
+    word = word.lower().strip()
+    if word in _SPECIAL_WORDS:
+        return _SPECIAL_WORDS[word]
+    if not any(ch.isalnum() for ch in word):
+        return 0
+    stem = word[:-1] if word.endswith("e") and not word.endswith(("le", "ee")) and len(word) > 2 else word
+    return max(1, _heuristic(stem))
+
+
+def fkgl_from_counts(words: float, sentences: float, syllables: float) -> float:
+    """0.39 * words/sentences + 11.8 * syllables/words - 15.59 (0 when there are no words)."""
+    if words == 0 or sentences == 0:
+        return 0.0
+    return 0.39 * words / sentences + 11.8 * syllables / words - 15.59
+
+
+def _counts(lines: Sequence[str], variant: str, tokenizer: str) -> tuple[int, int, int]:
+    w = s = y = 0
+    for line in lines:
+        text = normalize(line, lowercase=variant == "easse", tokenizer=tokenizer)
+        for sent in split_sentences(text):
+            toks = sent.split()
+            if variant == "corrected":
+                toks = [t for t in toks if any(ch.isalnum() for ch in t)]
+                y += sum(syllables_corrected(t) for t in toks)
+            else:
+                y += sum(syllables_easse(t) for t in toks)
+            w += len(toks)
+            s += 1
+    return w, s, y
+
+
+def corpus_fkgl(lines: Sequence[str], *, variant: str = "easse", tokenizer: str = "13a") -> float:
+    """Corpus FKGL from pooled counts (see the module docstring for the variants)."""
+    if variant not in FKGL_VARIANTS:
+        raise ValueError(f"unknown FKGL variant {variant!r}; choose from {', '.join(FKGL_VARIANTS)}")
+    w, s, y = _counts(lines, variant, tokenizer)
+    score = fkgl_from_counts(w, s, y)
+    return max(0.0, score) if variant == "easse" else score
+
+
+def sentence_fk_xu(tokens: Sequence[str]) -> float:
+    """Xu et al.'s sentence FK: punctuation tokens are words with one syllable each."""
+    if not tokens:
+        return 0.0
+    syl = sum(syllables_corrected(t) if any(ch.isalnum() for ch in t) else 1 for t in tokens)
+    return fkgl_from_counts(len(tokens), 1, syl)
+
+
+def fkbleu(ibleu: float, fk_in: float, fk_out: float, *, form: str = "geometric", sign: str = "printed") -> float:
+    """FKBLEU on a 0-1 scale from iBLEU (0-1) and the FK of input and output.
+
+    ``form="geometric"``: iBLEU^1/2 * FKdiff^1/2 (the TACL text says "geometric
+    mean"); ``form="product"``: iBLEU * FKdiff (the equation as printed in some
+    versions). ``sign="printed"``: FKdiff = sigmoid(FK(O) - FK(I)) as printed,
+    which grows when the output is *harder*; ``sign="readability"`` uses
+    FK(I) - FK(O). A negative iBLEU counts as 0 in the geometric form.
+    """
+    diff = fk_out - fk_in if sign == "printed" else fk_in - fk_out
+    if sign not in ("printed", "readability"):
+        raise ValueError(f"unknown FKBLEU sign {sign!r}; choose printed or readability")
+    fkdiff = 1.0 / (1.0 + math.exp(-diff))
+    if form == "geometric":
+        return math.sqrt(max(ibleu, 0.0) * fkdiff)
+    if form == "product":
+        return ibleu * fkdiff
+    raise ValueError(f"unknown FKBLEU form {form!r}; choose geometric or product")

@@ -1,0 +1,151 @@
+"""The lexical suite: any set of metrics on one system output, each with its signature.
+
+Used by ``samsa evaluate`` and by the benchmarks. Values are on a 0-100 scale
+except FKGL (grade level), Levenshtein distances (characters) and split
+statistics (their natural units).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from samsa import __version__
+from samsa import lexical as L
+from samsa.lexical.edits import split_stats
+from samsa.lexical.normalize import normalize
+from samsa.lexical.readability import fkbleu, sentence_fk_xu
+from samsa.signature import format_signature
+from samsa.text import SPLITTER_NAME, split_output
+
+__all__ = ["METRICS", "SuiteConfig", "evaluate_lexical"]
+
+METRICS = (
+    "sari",
+    "sari_add",
+    "sari_keep",
+    "sari_del",
+    "bleu",
+    "ibleu",
+    "fkgl",
+    "fkbleu",
+    "ld_sc",
+    "ld_sr",
+    "compression",
+    "splits",
+)
+
+
+@dataclass(frozen=True)
+class SuiteConfig:
+    """Settings shared by the suite's metrics (each recorded in the signatures)."""
+
+    sari_variant: str = "easse"
+    legacy: bool = False
+    tokenizer: str = "13a"
+    lowercase: bool = True
+    unescape: bool = False
+    sari_del_f1: bool = True
+    fkgl_variant: str = "easse"
+    fkbleu_form: str = "geometric"
+    fkbleu_sign: str = "printed"
+    ibleu_alpha: float = 0.9
+    separator: str | None = None
+
+
+def _refs_field(refs: Sequence[Sequence[str]]) -> str:
+    counts = sorted({len(r) for r in refs})
+    return str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+
+
+def evaluate_lexical(
+    orig: Sequence[str],
+    sys: Sequence[str],
+    refs: Sequence[Sequence[str]],
+    metrics: Sequence[str] = ("sari", "bleu", "fkgl"),
+    config: SuiteConfig = SuiteConfig(),
+) -> dict[str, Any]:
+    """Compute ``metrics`` for line-parallel ``orig``/``sys`` and per-sentence ``refs``.
+
+    Returns a dict with one key per metric plus ``signatures`` (metric -> string).
+    """
+    unknown = sorted(set(metrics) - set(METRICS))
+    if unknown:
+        raise ValueError(f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}")
+    c = config
+    norm = {"lowercase": c.lowercase, "tokenizer": c.tokenizer, "unescape": c.unescape}
+    common = {"tok": c.tokenizer, "lc": c.lowercase, "unesc": c.unescape}
+    nrefs = _refs_field(refs)
+    out: dict[str, Any] = {}
+    sigs: dict[str, str] = {}
+    wanted = set(metrics)
+    # Normalize once; every metric below then works on the normalized text (tokenizer "none").
+    n_orig = [normalize(x, **norm) for x in orig]  # type: ignore[arg-type]
+    n_sys = [normalize(x, **norm) for x in sys]  # type: ignore[arg-type]
+    n_refs = [[normalize(x, **norm) for x in rs] for rs in refs]  # type: ignore[arg-type]
+    done = {"tokenizer": "none", "lowercase": False}
+    if wanted & {"sari", "sari_add", "sari_keep", "sari_del"}:
+        legacy = c.legacy and c.sari_variant == "easse"
+        comp = L.sari_components(
+            orig if legacy else n_orig, n_sys, n_refs, variant=c.sari_variant, legacy=legacy,
+            use_f1_for_deletion=c.sari_del_f1, refs_layout="sentences", **done,
+        )  # fmt: skip
+        del_kind = "f1" if (c.sari_variant == "easse" and c.sari_del_f1) else "prec"
+        sig = format_signature(
+            "SARI",
+            {"variant": c.sari_variant, "refs": nrefs, **common, "legacy": c.legacy if c.sari_variant == "easse"
+             else None, "del": del_kind},
+            __version__,
+        )  # fmt: skip
+        for key, value in (("sari", comp.sari), ("sari_add", comp.add), ("sari_keep", comp.keep),
+                           ("sari_del", comp.delete)):  # fmt: skip
+            if key in wanted:
+                out[key], sigs[key] = value, sig
+    if wanted & {"bleu", "ibleu", "fkbleu"}:
+        bleu = L.corpus_bleu(n_sys, n_refs, refs_layout="sentences", **done)
+        if "bleu" in wanted:
+            out["bleu"] = bleu
+            sigs["bleu"] = format_signature("BLEU", {"refs": nrefs, **common, "smooth": "exp", "eff": False,
+                                                     "impl": "sacrebleu"}, __version__)  # fmt: skip
+        copy_bleu = L.corpus_bleu(n_sys, [n_orig], **done) if wanted & {"ibleu", "fkbleu"} else 0.0
+        ibleu = c.ibleu_alpha * bleu - (1 - c.ibleu_alpha) * copy_bleu
+        if "ibleu" in wanted:
+            out["ibleu"] = ibleu
+            sigs["ibleu"] = format_signature("iBLEU", {"alpha": c.ibleu_alpha, "refs": nrefs, **common}, __version__)
+        if "fkbleu" in wanted:
+            fk_in = sum(sentence_fk_xu(x.split()) for x in n_orig) / len(n_orig)
+            fk_out = sum(sentence_fk_xu(x.split()) for x in n_sys) / len(n_sys)
+            out["fkbleu"] = 100.0 * fkbleu(ibleu / 100.0, fk_in, fk_out, form=c.fkbleu_form, sign=c.fkbleu_sign)
+            sigs["fkbleu"] = format_signature(
+                "FKBLEU", {"form": c.fkbleu_form, "sign": c.fkbleu_sign, "fk": "xu2016", "alpha": c.ibleu_alpha,
+                           "refs": nrefs, **common}, __version__,
+            )  # fmt: skip
+    if "fkgl" in wanted:
+        out["fkgl"] = L.corpus_fkgl(sys, variant=c.fkgl_variant, tokenizer=c.tokenizer)
+        sigs["fkgl"] = format_signature(
+            "FKGL", {"variant": c.fkgl_variant, "tok": c.tokenizer, "split": SPLITTER_NAME}, __version__
+        )
+    if "ld_sc" in wanted:
+        out["ld_sc"] = L.ld_sc(n_orig, n_sys, **done)
+        sigs["ld_sc"] = format_signature("LD_SC", {"unit": "char", **common}, __version__)
+    if "ld_sr" in wanted:
+        out["ld_sr"] = L.ld_sr(n_sys, n_refs, refs_layout="sentences", **done)
+        sigs["ld_sr"] = format_signature("LD_SR", {"unit": "char", "refs": f"closest-of-{nrefs}", **common},
+                                         __version__)  # fmt: skip
+    if "compression" in wanted:
+        out["compression"] = 100.0 * L.compression_ratio(n_orig, n_sys)
+        sigs["compression"] = format_signature("Compression", {"unit": "char", **common}, __version__)
+    if "splits" in wanted:
+        split = split_stats([split_output(s, separator=c.separator, tokenizer="none") for s in sys])
+        out["splits"] = {
+            "split_outputs": split.split_outputs,
+            "split_proportion": split.split_proportion,
+            "sentences_per_output": split.sentences_per_output,
+            "tokens_per_sentence": split.tokens_per_sentence,
+        }
+        sigs["splits"] = format_signature(
+            "Splits", {"split": "sep" if c.separator else SPLITTER_NAME, "tok": "whitespace"}, __version__
+        )
+    out["signatures"] = sigs
+    return out
