@@ -12,12 +12,12 @@ import sys
 from collections.abc import Sequence
 
 from samsa import __version__
-from samsa.cli import align, evaluate, score
+from samsa.cli import align, evaluate, reproduce, score
 from samsa.errors import SamsaError
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = (score, evaluate, align)
+COMMANDS = (score, evaluate, align, reproduce)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,94 @@
+"""``samsa reproduce``: recompute published tables from ../shared/data (JSON + Markdown)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from samsa.fileio import atomic_write_text
+
+TABLES = ("hsplit-bleu-table2", "hsplit-table1", "samsa-human-tables")
+DIMS = ("G", "M", "S", "StS")
+
+DESCRIPTION = """\
+Recompute a published evaluation table from the shared data.
+
+examples:
+  samsa reproduce hsplit-bleu-table2 --json table2.json --markdown table2.md
+  samsa reproduce hsplit-table1
+  samsa reproduce samsa-human-tables --data ../shared/data
+"""
+
+
+def default_data_dir() -> str:
+    return os.environ.get("SAMSA_SHARED_DATA", "../shared/data")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("reproduce", help="recompute a published table", description=DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p.add_argument("table", choices=TABLES)
+    p.add_argument("--data", default=default_data_dir(), help="shared data root (default: %(default)s)")
+    p.add_argument(
+        "--normalization",
+        choices=("lowercase", "clean"),
+        default="lowercase",
+        help="hsplit-bleu-table2 text normalization (default: %(default)s; see docs/REPRODUCTION.md)",
+    )
+    p.add_argument("--json", metavar="OUT", help="write the result as JSON")
+    p.add_argument("--markdown", metavar="OUT", help="write the Markdown table (also printed)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from samsa import reproduce as R
+
+    data = Path(args.data)
+    if args.table == "hsplit-bleu-table2":
+        result: Any = R.hsplit_bleu_table2(data, normalization=args.normalization)
+        md = table2_markdown(result, R.PAPER_TABLE2)
+    elif args.table == "hsplit-table1":
+        result = R.hsplit_table1(data)
+        md = "| corpus | #Sents | SplitSents (%) |\n|---|---|---|\n" + "\n".join(
+            f"| {k} | {v['sents']:.2f} | {v['split_percent']:.0f} |" for k, v in result.items()
+        )
+    else:
+        result = R.samsa_human_tables(data)
+        ia = result["inter_annotator_spearman"]
+        cols = list(ia["sentence"])
+        md = (
+            "| level | "
+            + " | ".join(cols)
+            + " |\n|---|"
+            + "---|" * len(cols)
+            + "\n"
+            + "\n".join(
+                f"| {lvl} | " + " | ".join(f"{ia[lvl][c]:.2f}" for c in cols) + " |" for lvl in ("sentence", "system")
+            )
+        )
+        md += "\n\n| system | G | P | S | AvgHuman |\n|---|---|---|---|---|\n" + "\n".join(
+            f"| {s} | " + " | ".join(f"{v[d]:.2f}" for d in ("G", "P", "S", "AvgHuman")) + " |"
+            for s, v in result["per_system"].items()
+        )
+    if args.json:
+        atomic_write_text(args.json, json.dumps(result, indent=2) + "\n")
+    if args.markdown:
+        atomic_write_text(args.markdown, md + "\n")
+    print(md)
+    return 0
+
+
+def table2_markdown(result: dict[str, Any], paper: dict[str, Any]) -> str:
+    out = []
+    for group, title in (("without_splits", "Systems/corpora without splits (7)"), ("all", "All systems/corpora (12)")):
+        out.append(f"\n**{title}**: ours (paper), one-sided p in brackets after ours\n")
+        out.append("| metric | " + " | ".join(DIMS) + " |")
+        out.append("|---|" + "---|" * len(DIMS))
+        for m, row in result[group].items():
+            cells = [f"{row[d]:+.2f} [{result['p_one_sided'][group][m][d]:.2g}] ({paper[group][m][d]:+.2f})"
+                     for d in DIMS]  # fmt: skip
+            out.append(f"| {m} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
