@@ -96,3 +96,25 @@ def test_hsplit_table1_and_samsa_human_tables(data_dir):
     # SAMSA paper, Table 3 (rows: sentence level, system level)
     assert [round(ia["sentence"][q], 2) for q in ("Qa", "Qb", "Qc", "Qd", "AvgHuman")] == [0.63, 0.30, 0.48, 0.11, 0.49]
     assert [round(ia["system"][q], 2) for q in ("Qa", "Qb", "Qc", "Qd", "AvgHuman")] == [0.92, 0.54, 0.64, 0.14, 0.64]
+
+
+def test_benchmark_then_correlate_cli(data_dir, tmp_path, capsys):
+    a = data_dir / "acl2018" / "Evaluation_system_outputs"
+    scores = tmp_path / "scores.csv"
+    argv = ["benchmark", "hsplit", "--data", str(data_dir), "--system", str(a / "Moses"), str(a / "DSS"),
+            "--name", "Moses", "DSS", "--first", "70", "--csv", str(scores)]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "| HSplit1 |" in out and "samsa: not computed" in out
+    header = scores.read_text().splitlines()[0].split(",")
+    assert header[0] == "system" and "turk8.bleu" in header and "hsplit4.sari" in header
+    plots = tmp_path / "plots"
+    assert main(["correlate", "--data", str(data_dir), "--scores", str(scores), "--human", "acl2018+hsplit",
+                 "--plots", str(plots), "--format", "json"]) == 0  # fmt: skip
+    table = json.loads(capsys.readouterr().out)
+    assert table["turk8.bleu"]["G"]["n"] == 6  # Moses, DSS, HSplit1-4
+    assert (plots / "turk8.bleu_vs_StS.png").read_bytes()[:4] == b"\x89PNG"
+    bad = tmp_path / "bad.csv"
+    bad.write_text("name,x\na,1\n")
+    assert main(["correlate", "--data", str(data_dir), "--scores", str(bad), "--human", "hsplit"]) == 1
+    assert "bad.csv:1: expected a header with a 'system' column" in capsys.readouterr().err

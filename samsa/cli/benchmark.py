@@ -1,0 +1,59 @@
+"""``samsa benchmark hsplit``: a system output on the HSplit/TurkCorpus benchmark."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from samsa.cli.reproduce import default_data_dir
+from samsa.fileio import atomic_write_text, read_lines
+
+DESCRIPTION = """\
+Score system outputs on the 359 TurkCorpus sources against the 8 TurkCorpus
+references, the Simple Wikipedia reference and the 4 HSplit references; the HSplit
+corpora are scored as systems too (each without its own reference).
+
+example:
+  samsa benchmark hsplit --system out.txt --name mysystem --first 70 --csv scores.csv
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("benchmark", help="standard benchmarks (hsplit)", description=DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p.add_argument("benchmark", choices=("hsplit",))
+    p.add_argument("--system", metavar="FILE", nargs="*", default=[], help="system output file(s)")
+    p.add_argument("--name", nargs="*", default=None, help="display names (default: file names)")
+    p.add_argument("--first", type=int, default=None, help="only the first N sentences (70 = human-rated subset)")
+    p.add_argument("--data", default=default_data_dir(), help="shared data root (default: %(default)s)")
+    p.add_argument("--json", metavar="OUT", help="write the full result as JSON")
+    p.add_argument("--csv", metavar="OUT", help="write system-level scores as CSV (input of samsa correlate)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from samsa.hsplit import benchmark_hsplit
+
+    names = args.name or [Path(f).name for f in args.system]
+    systems = {n: read_lines(f, max_tokens=None) for n, f in zip(names, args.system, strict=True)}
+    result = benchmark_hsplit(args.data, systems, first=args.first)
+    rows = []
+    header = None
+    for system, by_ref in result["systems"].items():
+        flat = {f"{ref}.{m}": v for ref, ms in by_ref.items() for m, v in ms.items() if not isinstance(v, dict)}
+        flat.update({f"{ref}.split_percent": ms["splits"]["split_proportion"] for ref, ms in by_ref.items()})
+        header = header or list(flat)
+        rows.append((system, flat))
+    if args.json:
+        atomic_write_text(args.json, json.dumps(result, indent=2) + "\n")
+    if args.csv:
+        atomic_write_text(args.csv, "system," + ",".join(header or []) + "\n" + "".join(
+            f"{s}," + ",".join(f"{r[h]}" for h in header or []) + "\n" for s, r in rows))  # fmt: skip
+    cols = ["turk8.sari", "turk8.bleu", "simplewiki.bleu", "hsplit4.bleu", "turk8.fkgl", "turk8.ld_sc",
+            "turk8.split_percent"]  # fmt: skip
+    print("| system | " + " | ".join(cols) + " |\n|---|" + "---|" * len(cols))
+    for system, flat in rows:
+        print(f"| {system} | " + " | ".join(f"{flat[c]:.2f}" for c in cols) + " |")
+    print(f"\n{result['sentences']} sentences; samsa: {result['samsa']}")
+    return 0
