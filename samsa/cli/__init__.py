@@ -12,12 +12,12 @@ import sys
 from collections.abc import Sequence
 
 from samsa import __version__
-from samsa.cli import align, benchmark, correlate, evaluate, reproduce, score
+from samsa.cli import align, benchmark, correlate, evaluate, reproduce, score, ucca_eval
 from samsa.errors import SamsaError
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = (score, evaluate, align, reproduce, benchmark, correlate)
+COMMANDS = (score, evaluate, align, reproduce, benchmark, correlate, ucca_eval)
 
 
 def build_parser() -> argparse.ArgumentParser:

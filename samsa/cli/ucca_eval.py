@@ -1,0 +1,59 @@
+"""``samsa ucca-eval GOLD_DIR PRED_DIR``: the standard UCCA evaluation, plus scene-level scores."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from samsa.errors import InputError
+from samsa.graph import tokens
+from samsa.ucca_eval import evaluate_corpus, scene_scores
+from samsa.ucca_xml import list_passage_files, load_passage
+
+DESCRIPTION = """\
+Evaluate predicted UCCA passages against gold ones: labeled and unlabeled
+precision, recall and F1 for primary, remote and implicit units and their pooled
+average (primary + remote, as in SemEval 2019), plus scene-unit F1 and
+minimal-center accuracy (what SAMSA consumes). Files are paired by name when both
+directories hold the same names, otherwise in natural order.
+
+example:
+  samsa ucca-eval ../shared/data/ucca/20k/test predicted/ --json scores.json
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("ucca-eval", help="UCCA evaluation (labeled F1, scene F1)", description=DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p.add_argument("gold", metavar="GOLD_DIR")
+    p.add_argument("pred", metavar="PRED_DIR")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    gold, pred = list_passage_files(args.gold), list_passage_files(args.pred)
+    if [f.name for f in gold] != [f.name for f in pred] and len(gold) != len(pred):
+        raise InputError(args.pred, None, f"holds {len(pred)} XML files but {args.gold} holds {len(gold)}")
+    pairs = []
+    for g, p in zip(gold, pred, strict=True):
+        gg, pp = load_passage(g), load_passage(p)
+        if tokens(gg) != tokens(pp):
+            raise InputError(p, None, f"its terminals differ from those of {g}; both must tokenize the same text")
+        pairs.append((pp, gg))
+    scores = evaluate_corpus(pairs).to_dict()
+    scenes = scene_scores(pairs)
+    if args.json:
+        print(json.dumps({"passages": len(pairs), **scores, "scenes": scenes}, indent=2))
+        return 0
+    lines = ["| type | construction | P | R | F1 | guessed | ref | matches |", "|---|---|---|---|---|---|---|---|"]
+    for t, by_c in scores.items():
+        for c, s in by_c.items():
+            lines.append(f"| {t} | {c} | {s['p']:.3f} | {s['r']:.3f} | {s['f1']:.3f} | {s['guessed']} | {s['ref']} | "
+                         f"{s['matches']} |")  # fmt: skip
+    lines.append("")
+    lines.append(f"scene F1 {scenes['scene_f1']:.3f} (P {scenes['scene_p']:.3f}, R {scenes['scene_r']:.3f}); "
+                 f"main-relation center accuracy {scenes['main_relation_center_accuracy']:.3f}; "
+                 f"participant center accuracy {scenes['participant_center_accuracy']:.3f}")  # fmt: skip
+    print("\n".join(lines))
+    return 0

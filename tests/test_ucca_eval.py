@@ -1,0 +1,106 @@
+"""The UCCA evaluation measure against the ``ucca`` package's evaluator (normalize=False)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from samsa import graph as G
+from samsa.ucca_eval import evaluate_corpus, evaluate_pair, scene_scores
+from samsa.ucca_xml import list_passage_files, load_passage
+
+ucca_eval = pytest.importorskip("ucca.evaluation")
+
+
+def perturb(g, seed):
+    """Relabel ~15% of unit edges, drop remote edges with probability 1/2, flatten ~10% of units."""
+    rng = random.Random(seed)
+    h = g.copy()
+    for u, v in list(h.edges):
+        d = h.edges[u, v]
+        if d["remote"] and rng.random() < 0.5:
+            h.remove_edge(u, v)
+            continue
+        if h.nodes[v]["layer"] == "1" and "Terminal" not in d["categories"] and rng.random() < 0.15:
+            d["categories"] = (rng.choice(["A", "P", "S", "D", "C", "E", "F", "H", "L", "R"]),)
+            d["category_attributes"] = [{"tag": d["categories"][0]}]
+    units = [n for n in h if h.nodes[n]["layer"] == "1" and h.nodes[n]["type"] == "FN" and n != G.ROOT_ID]
+    for n in units:
+        parents = [p for p in h.predecessors(n) if not h.edges[p, n]["remote"]]
+        if rng.random() < 0.1 and len(parents) == 1 and not h.nodes[n].get("implicit"):
+            p = parents[0]
+            for c in list(h.successors(n)):
+                d = dict(h.edges[n, c])
+                if not h.has_edge(p, c) and h.nodes[c]["layer"] == "1":
+                    h.add_edge(p, c, **d)
+            if all(h.nodes[c]["layer"] == "1" for c in h.successors(n)):
+                h.remove_node(n)
+    return h
+
+
+def reference_counts(guessed, ref):
+    from samsa.ucca_interop import to_ucca
+
+    scores = ucca_eval.evaluate(to_ucca(guessed), to_ucca(ref), normalize=False, constructions=("primary",
+                                "remote", "implicit"))  # fmt: skip
+    out = {}
+    for t in ("labeled", "unlabeled"):
+        for construction, stats in scores[t].results.items():
+            out[t, str(construction)] = (stats.num_guessed, stats.num_ref, stats.num_matches)
+    return out
+
+
+def our_counts(guessed, ref):
+    s = evaluate_pair(guessed, ref)
+    return {k: (c.guessed, c.ref, c.matches) for k, c in s.counts.items()}
+
+
+@pytest.mark.parametrize("corpus", ["wiki/test", "20k/test", "ewt/test"])
+def test_counts_equal_the_ucca_package(data_dir, corpus):
+    files = list_passage_files(data_dir / "ucca" / corpus)[:40]
+    for k, f in enumerate(files):
+        gold = load_passage(f)
+        for guessed in (gold, perturb(gold, k)):
+            ref = reference_counts(guessed, gold)
+            ours = our_counts(guessed, gold)
+            for key, value in ref.items():
+                assert ours[key] == value, (f, key)
+
+
+def test_gold_against_itself_is_perfect(data_dir):
+    pairs = [(load_passage(f), load_passage(f)) for f in list_passage_files(data_dir / "ucca" / "wiki" / "dev")[:30]]
+    total = evaluate_corpus(pairs)
+    assert total.pooled("labeled").f1 == 1.0 and total.counts["labeled", "primary"].ref > 0
+    s = scene_scores(pairs)
+    assert s["scene_f1"] == 1.0 and s["main_relation_center_accuracy"] == 1.0
+
+
+def test_scene_scores_on_a_perturbed_passage(ucca_path):
+    gold = load_passage(ucca_path("john_home_call"))
+    pred = gold.copy()
+    pred.remove_edge("1.4", "1.9")  # the second scene loses its main relation: no longer a scene
+    G.add_edge(pred, "1.4", "1.9", "D")
+    s = scene_scores([(pred, gold)])
+    assert (s["scenes_guessed"], s["scenes_ref"], s["scene_f1"]) == (1, 2, pytest.approx(2 / 3))
+
+
+def test_ucca_eval_cli(data_dir, tmp_path, capsys):
+    import json
+    import shutil
+
+    from samsa.cli import main
+    from samsa.ucca_xml import write_standard
+
+    gold = tmp_path / "gold"
+    pred = tmp_path / "pred"
+    gold.mkdir()
+    pred.mkdir()
+    for k, f in enumerate(list_passage_files(data_dir / "ucca" / "20k" / "test")[:10]):
+        shutil.copy(f, gold / f.name)
+        write_standard(perturb(load_passage(f), k), pred / f.name)
+    assert main(["ucca-eval", str(gold), str(pred), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["passages"] == 10 and 0 < out["labeled"]["pooled"]["f1"] < 1
+    assert out["unlabeled"]["primary"]["f1"] >= out["labeled"]["primary"]["f1"]
+    assert 0 < out["scenes"]["scene_f1"] <= 1
