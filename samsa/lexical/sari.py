@@ -63,6 +63,11 @@ def ngrams(tokens: Tokens, n: int) -> Counter[tuple[str, ...]]:
     return Counter(zip(*(tokens[i:] for i in range(n)), strict=False))
 
 
+def _ref_ngrams(refs: Sequence[Tokens], n: int) -> Counter[tuple[str, ...]]:
+    """n-gram counts summed over the references (one C-level counting pass)."""
+    return Counter(g for ref in refs for g in zip(*(ref[i:] for i in range(n)), strict=False))
+
+
 def _f1(p: float, r: float) -> float:
     return 2 * p * r / (p + r) if p > 0 or r > 0 else 0.0
 
@@ -128,10 +133,7 @@ def sentence_sari_xu(src: Tokens, sys: Tokens, refs: Sequence[Tokens], *, hf: bo
         raise ValueError("SARI needs at least one reference")
     keep = dele = add = 0.0
     for n in range(1, NGRAM_ORDER + 1):
-        ref_counts: Counter = Counter()
-        for r in refs:
-            ref_counts.update(ngrams(r, n))
-        k, d, a = xu_ngram_scores(ngrams(src, n), ngrams(sys, n), ref_counts, len(refs), hf=hf)
+        k, d, a = xu_ngram_scores(ngrams(src, n), ngrams(sys, n), _ref_ngrams(refs, n), len(refs), hf=hf)
         keep, dele, add = keep + k, dele + d, add + a
     return SariComponents.from_unit(add / NGRAM_ORDER, keep / NGRAM_ORDER, dele / NGRAM_ORDER)
 
@@ -175,21 +177,21 @@ def easse_stats(src: Tokens, sys: Tokens, refs: Sequence[Tokens]) -> EasseStats:
     rows: list[list[float]] = [[] for _ in range(9)]
     for n in range(1, NGRAM_ORDER + 1):
         s, c = ngrams(src, n), ngrams(sys, n)
-        ref_counts: Counter = Counter()
-        for ref in refs:
-            ref_counts.update(ngrams(ref, n))
+        ref_counts = _ref_ngrams(refs, n)
         added = c.keys() - s.keys()
         keep_good = keep_sys = keep_ref = del_good = del_sys = del_ref = 0
         for g, sc in s.items():  # only source n-grams are kept or deleted
             s_rep, c_rep, ref = sc * r, c.get(g, 0) * r, ref_counts.get(g, 0)
-            kept_sys, kept_ref = min(s_rep, c_rep), min(s_rep, ref)
+            kept_sys = s_rep if s_rep < c_rep else c_rep
+            kept_ref = s_rep if s_rep < ref else ref
             keep_sys += kept_sys
             keep_ref += kept_ref
-            keep_good += min(kept_sys, kept_ref)
-            d_sys, d_ref = max(s_rep - c_rep, 0), max(s_rep - ref, 0)
+            keep_good += kept_sys if kept_sys < kept_ref else kept_ref
+            d_sys = s_rep - c_rep if s_rep > c_rep else 0
+            d_ref = s_rep - ref if s_rep > ref else 0
             del_sys += d_sys
             del_ref += d_ref
-            del_good += min(d_sys, d_ref)
+            del_good += d_sys if d_sys < d_ref else d_ref
         values = (
             len(added & ref_counts.keys()),
             len(added),
