@@ -41,6 +41,10 @@ class LemmaAligner:
                 pairs.append((i, slots.pop()))
         return sorted(pairs)
 
+    def prepare(self, sentences: Sequence[Sequence[str]]) -> None:
+        """Annotate many token lists in one spaCy batch (later alignments hit the cache)."""
+        self.annotator.annotate_many(sentences)
+
     def align_batch(self, pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[Alignment]:
         self.annotator.annotate_many([x for p in pairs for x in p])
         return [self.align(s, t) for s, t in pairs]

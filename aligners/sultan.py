@@ -77,6 +77,10 @@ class SultanAligner:
         s, t = self.annotator.annotate_many([source, target])
         return sorted({(i - 1, j - 1) for i, j in self.align_annotated(s, t)})
 
+    def prepare(self, sentences: Sequence[Sequence[str]]) -> None:
+        """Annotate many token lists in one spaCy batch (later alignments hit the cache)."""
+        self.annotator.annotate_many(sentences)
+
     def align_batch(self, pairs: Sequence[tuple[Sequence[str], Sequence[str]]]) -> list[Alignment]:
         """Align many pairs, annotating every distinct sentence once (``nlp.pipe``)."""
         self.annotator.annotate_many([x for p in pairs for x in p])

@@ -17,7 +17,7 @@ import networkx as nx
 from aligners.base import Aligner
 from samsa import __version__
 from samsa.registry import get_aligner
-from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean, score_passage
+from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean, scene_tokens, score_passage
 from samsa.signature import format_signature
 from samsa.text import SPLITTER_NAME, TOKENIZERS, split_output
 
@@ -130,6 +130,15 @@ class Samsa:
         parsed = iter(self.parser.parse(texts))
         return [next(parsed) if isinstance(s, str) else s for s in sources]
 
+    def prepare(self, graphs: Sequence[nx.DiGraph], outputs: Sequence[str | Sequence[Sequence[str]]]) -> None:
+        """Let an aligner that annotates text (spaCy) do it once, in one batch, for the whole corpus."""
+        prepare = getattr(self.aligner, "prepare", None)
+        if prepare is None:
+            return
+        token_lists = [toks for g in graphs for toks in scene_tokens(g, self.compat)]
+        token_lists += [sent for o in outputs for sent in self.split(o)]
+        prepare(token_lists)
+
     def sentence_score(self, source: Source, output: str | Sequence[Sequence[str]]) -> SentenceResult:
         """Score one source (UCCA graph, or text when a parser is set) against one output line."""
         (g,) = self._graphs([source])
@@ -146,6 +155,7 @@ class Samsa:
         if len(sources) != len(outputs):
             raise ValueError(f"{len(sources)} sources but {len(outputs)} outputs; they must be line-parallel")
         graphs = self._graphs(sources)
+        self.prepare(graphs, outputs)
         pairs = zip(graphs, outputs, strict=True)
         if progress is not None:
             pairs = progress(pairs)

@@ -124,3 +124,76 @@ def test_equivalence_tables_faithful_vs_fixed():
     assert faithful.equivalent("pc", "nsubj", "amod") and faithful.equivalent("cp", "amod", "nsubj")
     assert equivalences("verb").equivalent("cc", "iobj", "prep_to")
     assert not equivalences("adverb").equivalent("pp", "advmod", "npadvmod")
+
+
+class _NoSpacy:
+    """The Sultan stages only need annotations; tests hand them over directly."""
+
+
+def sultan(**kw):
+    from aligners.sultan import SultanAligner
+
+    return SultanAligner(annotator=_NoSpacy(), **kw)  # type: ignore[arg-type]
+
+
+def test_stages_5_to_8_dependency_context():
+    # "ran" ~ "run" (stem) with the same nsubj child "John": the verb stage aligns ran-run, then its relative
+    s = sent(
+        ["John", "quickly", "ran", "home"],
+        tags=["NNP", "RB", "VBD", "NN"],
+        lemmas=["John", "quickly", "run", "home"],
+        deps=[("nsubj", 3, 1), ("advmod", 3, 2), ("root", 0, 3)],
+    )
+    t = sent(["John", "will", "run"], tags=["NNP", "MD", "VB"], lemmas=["John", "will", "run"],
+             deps=[("nsubj", 3, 1), ("aux", 3, 2), ("root", 0, 3)])  # fmt: skip
+    a = sultan()
+    from aligners.stages import Pairs as P
+
+    pairs = P()
+    a._align_class(s, t, pairs, "verb", "V")
+    # evidence: nsubj child John~John (1.0) and the two roots (1.0); the relatives follow the pair
+    assert pairs.order[0] == (3, 3) and (1, 1) in pairs.set
+
+
+def test_stage9_textual_context_needs_similarity():
+    # "cars" ~ "car" (stem), no dependency context: aligned by the textual stage; "red" ~ "blue" never
+    s = sent(["red", "cars", "stopped"], tags=["JJ", "NNS", "VBD"], lemmas=["red", "car", "stop"])
+    t = sent(["blue", "car", "stopped"], tags=["JJ", "NN", "VBD"], lemmas=["blue", "car", "stop"])
+    a = sultan()
+    pairs = Pairs()
+    a._content_textual(s, t, pairs)
+    assert (2, 2) in pairs.set and (3, 3) in pairs.set and (1, 1) not in pairs.set
+
+
+def test_stage10_hyphen_single_part():
+    p = Pairs()
+    align_hyphens(sent(["state-owned", "firm"]), sent(["the", "state", "firm"]), p, min_len=1, stop=STOP)
+    assert p.order == [(1, 2)]
+
+
+def test_stage11_stopwords_need_aligned_relatives():
+    # "the" aligns only because its heads (dog, dog) are already aligned
+    s = sent(["the", "dog"], tags=["DT", "NN"], deps=[("det", 2, 1), ("root", 0, 2)])
+    t = sent(["the", "dog"], tags=["DT", "NN"], deps=[("det", 2, 1), ("root", 0, 2)])
+    a = sultan()
+    pairs = Pairs()
+    a._stopwords_dependency(s, t, pairs)
+    assert pairs.order == []
+    pairs.add(2, 2)
+    a._stopwords_dependency(s, t, pairs)
+    assert (1, 1) in pairs.set
+
+
+def test_stage12_stopwords_and_punctuation_textual():
+    # "," between two aligned neighbours gets aligned; a lone "of" without aligned neighbours does not
+    s = sent(["Paris", ",", "France", "of"], tags=["NNP", ",", "NNP", "IN"], lemmas=["Paris", ",", "France", "of"])
+    t = sent(["Paris", ",", "France", "of"], tags=["NNP", ",", "NNP", "IN"], lemmas=["Paris", ",", "France", "of"])
+    a = sultan()
+    pairs = Pairs()
+    pairs.add(1, 1)
+    pairs.add(3, 3)
+    a._stopwords_textual(s, t, pairs)
+    assert (2, 2) in pairs.set and (4, 4) in pairs.set  # "of" follows aligned "France"/"France"
+    lone = Pairs()
+    a._stopwords_textual(s, t, lone)
+    assert lone.order == []

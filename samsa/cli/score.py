@@ -127,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
         separator=args.sentence_separator,
         parser=parser,
     )
+    metric.prepare(graphs, outputs)
     results: list[SentenceResult] = []
     for i, (g, line) in enumerate(_progress(len(outputs), args.quiet)(zip(graphs, outputs, strict=True)), 1):
         try:

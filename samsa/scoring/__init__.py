@@ -20,12 +20,23 @@ __all__ = [
     "corpus_mean",
     "samsa_from_scene_scores",
     "scene_score",
+    "scene_tokens",
     "score_easse",
     "score_paper",
     "score_passage",
 ]
 
 COMPAT_MODES = {"paper": score_paper, "easse": score_easse}
+
+
+def scene_tokens(g: nx.DiGraph, compat: str = "paper") -> list[list[str]]:
+    """The token list each scene is aligned with, in the given mode (for batch pre-annotation)."""
+    from samsa.queries import scenes, unit_terminals
+    from samsa.scoring.easse import easse_words
+
+    if compat == "easse":
+        return [easse_words(g, sc) for sc in scenes(g)]
+    return [[g.nodes[t]["text"] for t in unit_terminals(g, sc)] for sc in scenes(g)]
 
 
 def score_passage(
