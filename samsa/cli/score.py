@@ -43,8 +43,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--ucca", metavar="DIR", help="directory of UCCA XML files, one per source line (natural order)")
     src.add_argument("--source", metavar="FILE", help="raw source sentences, parsed with --parser")
-    p.add_argument("--system", metavar="FILE", required=True, help="system output, one line per source")
-    p.add_argument("--parser", default=None, help=f"parser for --source (available: {', '.join(available('parsers'))})")
+    p.add_argument(
+        "--system",
+        metavar="FILE",
+        nargs="+",
+        required=True,
+        help="system output(s), one line per source; several systems share one parse of the sources",
+    )
+    p.add_argument(
+        "--parser",
+        default=None,
+        help=f"parser for --source (default: builtin; available: {', '.join(available('parsers'))})",
+    )
     add_aligner_options(p)
     p.add_argument(
         "--compat", choices=sorted(COMPAT_MODES), default="paper", help="definition to follow (default: %(default)s)"
@@ -82,43 +92,39 @@ def _progress(total: int, quiet: bool):
     return lambda it: tqdm(it, total=total, desc="samsa", unit="sent", file=sys.stderr, disable=None, leave=False)
 
 
-def run(args: argparse.Namespace) -> int:
-    outputs = read_lines(args.system, allow_empty_lines=True, max_tokens=args.max_tokens)
+def _read_system(path: str, max_tokens: int) -> list[str]:
+    outputs = read_lines(path, allow_empty_lines=True, max_tokens=max_tokens)
     empty = [i for i, line in enumerate(outputs, 1) if not line.strip()]
     if empty:
-        print(
-            f"samsa: warning: {args.system}: {len(empty)} empty output line(s) (first: line {empty[0]}); "
-            "they have no sentence and score 0",
-            file=sys.stderr,
-        )
+        print(f"samsa: warning: {path}: {len(empty)} empty output line(s) (first: line {empty[0]}); "
+              "they have no sentence and score 0", file=sys.stderr)  # fmt: skip
+    return outputs
+
+
+def _check_count(system: str, n_out: int, where: str, n_src: int, what: str) -> None:
+    if n_out != n_src:
+        raise InputError(system, min(n_src, n_out) + 1, f"has {n_out} lines but {where} {what} {n_src}"
+                         + (" UCCA XML files; file k (natural sort order) annotates line k, so the counts must be "
+                            "equal" if what == "holds" else ""))  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    systems = {path: _read_system(path, args.max_tokens) for path in args.system}
+    if args.per_sentence and len(systems) > 1:
+        raise InputError(None, None, "--per-sentence needs a single --system file")
+    n = len(next(iter(systems.values())))
     if args.ucca:
         parser = get_parser("xml", directory=args.ucca)
-        if len(parser.files) != len(outputs):
-            raise InputError(
-                args.system,
-                min(len(parser.files), len(outputs)) + 1,
-                f"has {len(outputs)} lines but {args.ucca} holds {len(parser.files)} UCCA XML files; "
-                "file k (natural sort order) annotates line k, so the counts must be equal",
-            )
-        graphs = parser.parse(len(outputs))
+        for path, outputs in systems.items():
+            _check_count(path, len(outputs), args.ucca, len(parser.files), "holds")
+        graphs = parser.parse(n)
         origins = [str(f) for f in parser.files]
     else:
-        if args.parser is None:
-            raise InputError(
-                args.source,
-                None,
-                "raw sources need --parser; no built-in UCCA parser is installed yet "
-                f"(available parsers: {', '.join(available('parsers'))}); use --ucca DIR with gold annotations",
-            )
         sources = read_lines(args.source, allow_empty_lines=False, max_tokens=args.max_tokens)
-        if len(sources) != len(outputs):
-            raise InputError(
-                args.system,
-                min(len(sources), len(outputs)) + 1,
-                f"has {len(outputs)} lines but {args.source} has {len(sources)}",
-            )
-        parser = get_parser(args.parser)
-        graphs = parser.parse(sources)
+        for path, outputs in systems.items():
+            _check_count(path, len(outputs), args.source, len(sources), "has")
+        parser = get_parser(args.parser or "builtin")
+        graphs = parser.parse(sources)  # once per run, whatever the number of systems
         origins = [f"{args.source}:{i}" for i in range(1, len(sources) + 1)]
     metric = Samsa(
         aligner=build_aligner(args),
@@ -127,18 +133,23 @@ def run(args: argparse.Namespace) -> int:
         separator=args.sentence_separator,
         parser=parser,
     )
-    metric.prepare(graphs, outputs)
-    results: list[SentenceResult] = []
-    for i, (g, line) in enumerate(_progress(len(outputs), args.quiet)(zip(graphs, outputs, strict=True)), 1):
-        try:
-            results.append(metric.sentence_score(g, line))
-        except ScoringError as e:
-            raise InputError(origins[i - 1], None, f"{e} (system line {i})") from None
-    summary = _summary(metric, results)
-    if args.per_sentence:
-        rows = [json.dumps({"line": i, **r.to_dict()}, ensure_ascii=False) for i, r in enumerate(results, 1)]
-        atomic_write_text(args.per_sentence, "\n".join(rows) + "\n")
-    print(json.dumps(summary, indent=2, ensure_ascii=False) if args.format == "json" else _table(summary))
+    summaries = []
+    for path, outputs in systems.items():
+        metric.prepare(graphs, outputs)
+        results: list[SentenceResult] = []
+        for i, (g, line) in enumerate(_progress(len(outputs), args.quiet)(zip(graphs, outputs, strict=True)), 1):
+            try:
+                results.append(metric.sentence_score(g, line))
+            except ScoringError as e:
+                raise InputError(origins[i - 1], None, f"{e} (system line {i})") from None
+        summaries.append({"system": path, **_summary(metric, results)})
+        if args.per_sentence:
+            rows = [json.dumps({"line": i, **r.to_dict()}, ensure_ascii=False) for i, r in enumerate(results, 1)]
+            atomic_write_text(args.per_sentence, "\n".join(rows) + "\n")
+    if args.format == "json":
+        print(json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=2, ensure_ascii=False))
+    else:
+        print("\n\n".join((f"{s['system']}\n" if len(summaries) > 1 else "") + _table(s) for s in summaries))
     return 0
 
 

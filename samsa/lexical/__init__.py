@@ -150,6 +150,16 @@ def _norm_all(sents: Sequence[str], lowercase: bool, tokenizer: str, unescape: b
     return [normalize(s, lowercase=lowercase, tokenizer=tokenizer, unescape=unescape) for s in sents]
 
 
+def _normalized_streams(
+    refs_sents: Refs, n: int, layout: str, lowercase: bool, tokenizer: str, unescape: bool
+) -> list[list[str | None]]:
+    """References of either layout as sacrebleu streams (``None`` = missing), normalized."""
+    return [
+        [None if r is None else normalize(r, lowercase=lowercase, tokenizer=tokenizer, unescape=unescape) for r in s]
+        for s in ref_streams(per_sentence_refs(refs_sents, n, layout))
+    ]
+
+
 def corpus_bleu(
     sys_sents: Sequence[str],
     refs_sents: Refs,
@@ -161,11 +171,7 @@ def corpus_bleu(
     **bleu_options: object,
 ) -> float:
     """Corpus BLEU (0-100) through sacrebleu, EASSE's signature and defaults."""
-    refs = per_sentence_refs(refs_sents, len(sys_sents), refs_layout)
-    streams = [
-        [None if r is None else normalize(r, lowercase=lowercase, tokenizer=tokenizer, unescape=unescape) for r in s]
-        for s in ref_streams(refs)
-    ]
+    streams = _normalized_streams(refs_sents, len(sys_sents), refs_layout, lowercase, tokenizer, unescape)
     return _bleu.corpus_bleu(_norm_all(sys_sents, lowercase, tokenizer, unescape), streams, **bleu_options).score  # type: ignore[arg-type]
 
 
@@ -189,11 +195,7 @@ def corpus_ibleu(
     refs_layout: str = "streams",
 ) -> float:
     """iBLEU (0-100) = alpha * BLEU(O, R) - (1 - alpha) * BLEU(O, I), same normalization on both terms."""
-    refs = per_sentence_refs(refs_sents, len(sys_sents), refs_layout)
-    streams = [
-        [None if r is None else normalize(r, lowercase=lowercase, tokenizer=tokenizer, unescape=unescape) for r in s]
-        for s in ref_streams(refs)
-    ]
+    streams = _normalized_streams(refs_sents, len(sys_sents), refs_layout, lowercase, tokenizer, unescape)
     return _bleu.corpus_ibleu(
         _norm_all(orig_sents, lowercase, tokenizer, unescape),
         _norm_all(sys_sents, lowercase, tokenizer, unescape),

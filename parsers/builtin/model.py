@@ -1,0 +1,156 @@
+"""The built-in UCCA parser's network, featurization and CKY decoder (PyTorch, CPU).
+
+Input per token: a word embedding learned from the UCCA training data, spaCy's
+96-dimensional ``tok2vec`` vector (pre-trained, from ``en_core_web_sm``), and
+embeddings of spaCy's PTB tag and dependency label. A 2-layer BiLSTM produces
+fencepost states; a span (i, j) is represented by the differences of forward
+and backward states at its boundaries (Stern et al. 2017) and classified by an
+MLP into a UCCA label (unary chains as ``A/C``) or "no unit". Training is
+independent span classification (cross-entropy); decoding is an exact CKY over
+``log p(label) - log p(none)``, which returns the best properly nested set of
+spans (Kitaev & Klein style, binarization nodes free).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+__all__ = ["NONE", "Featurized", "SpanModel", "Vocab", "cky", "featurize"]
+
+NONE = "<none>"
+PAD, UNK = "<pad>", "<unk>"
+
+
+@dataclass
+class Vocab:
+    """String <-> id tables for words, tags, dependency labels and span labels."""
+
+    words: list[str]
+    tags: list[str]
+    deps: list[str]
+    labels: list[str]  # labels[0] == NONE
+
+    def __post_init__(self) -> None:
+        self.word_id = {w: k for k, w in enumerate(self.words)}
+        self.tag_id = {w: k for k, w in enumerate(self.tags)}
+        self.dep_id = {w: k for k, w in enumerate(self.deps)}
+        self.label_id = {w: k for k, w in enumerate(self.labels)}
+
+    def to_dict(self) -> dict[str, list[str]]:
+        return {"words": self.words, "tags": self.tags, "deps": self.deps, "labels": self.labels}
+
+
+@dataclass
+class Featurized:
+    """One sentence, ready for the network."""
+
+    words: torch.Tensor  # (n,) int64
+    tags: torch.Tensor
+    deps: torch.Tensor
+    vectors: torch.Tensor  # (n, 96) float32
+
+
+def featurize(nlp: Any, vocab: Vocab, sentences: Sequence[Sequence[str]], batch_size: int = 256) -> list[Featurized]:
+    """spaCy-annotate token lists (kept as given) and map them to ids."""
+    from spacy.tokens import Doc
+
+    out = []
+    docs = (Doc(nlp.vocab, words=list(s)) for s in sentences)
+    unk = vocab.word_id[UNK]
+    for doc in nlp.pipe(docs, batch_size=batch_size):
+        out.append(
+            Featurized(
+                torch.tensor([vocab.word_id.get(t.lower_, unk) for t in doc], dtype=torch.long),
+                torch.tensor([vocab.tag_id.get(t.tag_, 1) for t in doc], dtype=torch.long),
+                torch.tensor([vocab.dep_id.get(t.dep_, 1) for t in doc], dtype=torch.long),
+                torch.from_numpy(np.asarray(doc.tensor, dtype=np.float32).reshape(len(doc), -1)[:, :96].copy()),
+            )
+        )
+    return out
+
+
+class SpanModel(nn.Module):
+    def __init__(self, vocab: Vocab, *, word_dim: int = 100, tag_dim: int = 32, hidden: int = 200,
+                 mlp: int = 250, dropout: float = 0.3) -> None:  # fmt: skip
+        super().__init__()
+        self.config = {"word_dim": word_dim, "tag_dim": tag_dim, "hidden": hidden, "mlp": mlp, "dropout": dropout}
+        self.word = nn.Embedding(len(vocab.words), word_dim, padding_idx=0)
+        self.tag = nn.Embedding(len(vocab.tags), tag_dim, padding_idx=0)
+        self.dep = nn.Embedding(len(vocab.deps), tag_dim, padding_idx=0)
+        self.boundary = nn.Parameter(torch.zeros(2, word_dim + 2 * tag_dim + 96))
+        self.drop = nn.Dropout(dropout)
+        self.lstm = nn.LSTM(word_dim + 2 * tag_dim + 96, hidden, num_layers=2, bidirectional=True, batch_first=True,
+                            dropout=dropout)  # fmt: skip
+        self.classify = nn.Sequential(
+            nn.Linear(2 * hidden, mlp), nn.ReLU(), nn.Dropout(dropout), nn.Linear(mlp, len(vocab.labels))
+        )
+        self.hidden = hidden
+
+    def encode(self, batch: Sequence[Featurized]) -> tuple[torch.Tensor, list[int]]:
+        """Fencepost features (B, n+1, 2*hidden) for a batch of sentences."""
+        lengths = [len(f.words) for f in batch]
+        width = max(lengths) + 2
+        dim = self.boundary.shape[1]
+        x = torch.zeros(len(batch), width, dim)
+        for b, f in enumerate(batch):
+            n = len(f.words)
+            emb = torch.cat([self.word(f.words), self.tag(f.tags), self.dep(f.deps), f.vectors], dim=-1)
+            x[b, 0] = self.boundary[0]
+            x[b, 1 : n + 1] = emb
+            x[b, n + 1] = self.boundary[1]
+        x = self.drop(x)
+        packed = nn.utils.rnn.pack_padded_sequence(x, [n + 2 for n in lengths], batch_first=True,
+                                                   enforce_sorted=False)  # fmt: skip
+        out, _ = self.lstm(packed)
+        out, _ = nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=width)
+        fwd, bwd = out[..., : self.hidden], out[..., self.hidden :]
+        # fencepost k (between token k-1 and k), k = 0..n: forward state after token k-1, backward state at token k
+        fence = torch.cat([fwd[:, :-1], bwd[:, 1:]], dim=-1)
+        return fence, lengths
+
+    def span_logits(self, fence: torch.Tensor, b: int, n: int) -> torch.Tensor:
+        """Label logits (n+1, n+1, L) of every span (i, j) of sentence ``b``; only i < j is meaningful."""
+        f = fence[b, : n + 1]
+        fwd, bwd = f[:, : self.hidden], f[:, self.hidden :]
+        span = torch.cat([fwd[None, :, :] - fwd[:, None, :], bwd[:, None, :] - bwd[None, :, :]], dim=-1)
+        return self.classify(self.drop(span))
+
+
+def cky(scores: np.ndarray) -> list[tuple[int, int]]:
+    """Best nested set of spans under per-span gains (``scores[i, j]``; a span is kept iff its gain > 0).
+
+    Every span of the best binary bracketing is "free" (gain 0) unless its gain is
+    positive, so the result is the highest-scoring tree whose units are the
+    positive spans it contains. ``scores`` is (n+1, n+1); the whole sentence (0, n)
+    is included when its own gain is positive.
+    """
+    n = scores.shape[0] - 1
+    gain = np.maximum(scores, 0.0)
+    chart = np.zeros((n + 1, n + 1))
+    split = np.zeros((n + 1, n + 1), dtype=np.int64)
+    for i in range(n):
+        chart[i, i + 1] = gain[i, i + 1]
+    for length in range(2, n + 1):
+        starts = np.arange(0, n - length + 1)
+        mids = starts[:, None] + np.arange(1, length)[None, :]
+        vals = chart[starts[:, None], mids] + chart[mids, starts[:, None] + length]
+        best = vals.argmax(axis=1)
+        ends = starts + length
+        chart[starts, ends] = gain[starts, ends] + vals[np.arange(len(starts)), best]
+        split[starts, ends] = mids[np.arange(len(starts)), best]
+    out: list[tuple[int, int]] = []
+    todo = [(0, n)]
+    while todo:
+        i, j = todo.pop()
+        if scores[i, j] > 0:
+            out.append((i, j))
+        if j - i > 1:
+            k = int(split[i, j])
+            todo.extend([(i, k), (k, j)])
+    return out

@@ -1,0 +1,166 @@
+"""Train the built-in UCCA parser (reproducible, CPU).
+
+Usage:
+    python -m parsers.train --data ../shared/data --out parsers/builtin/weights/ucca-span-v1.pt
+
+Training data: ``ucca/wiki/train`` + ``ucca/ewt/train`` (EWT's UCCA v2 labels
+harmonized: T -> D, Q -> E, first category of multi-category edges); early
+stopping on ``ucca/wiki/dev`` labeled primary F1; fixed seeds; a wall-clock
+budget (``--max-minutes``). The weights file records the command, the data
+hashes, the epochs and the dev scores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from aligners.annotate import load_spacy
+from parsers.builtin.model import NONE, PAD, UNK, SpanModel, Vocab, featurize
+from parsers.builtin.parse import decode_batch
+from parsers.builtin.tree import graph_to_spans
+from samsa.ucca_eval import evaluate_corpus
+from samsa.ucca_xml import list_passage_files, load_passage
+
+TRAIN = ("ucca/wiki/train", "ucca/ewt/train")
+DEV = "ucca/wiki/dev"
+
+
+def data_hash(files: list[Path]) -> str:
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def load(dirs: list[Path], limit: int | None) -> tuple[list[Path], list]:
+    files = [f for d in dirs for f in list_passage_files(d)]
+    if limit:
+        files = files[:limit]
+    return files, [load_passage(f) for f in files]
+
+
+def build_vocab(nlp, examples, min_word: int = 2, min_label: int = 2) -> Vocab:
+    words = Counter(w.lower() for toks, _ in examples for w in toks)
+    labels = Counter(s.label for _, spans in examples for s in spans)
+    return Vocab(
+        words=[PAD, UNK, *sorted(w for w, c in words.items() if c >= min_word)],
+        tags=[PAD, UNK, *nlp.get_pipe("tagger").labels],
+        deps=[PAD, UNK, *nlp.get_pipe("parser").labels, "ROOT"],
+        labels=[NONE, *sorted(lab for lab, c in labels.items() if c >= min_label)],
+    )
+
+
+def targets(vocab: Vocab, n: int, spans) -> torch.Tensor:
+    t = torch.full((n + 1, n + 1), -100, dtype=torch.long)
+    iu = torch.triu_indices(n + 1, n + 1, offset=1)
+    t[iu[0], iu[1]] = 0
+    for s in spans:
+        t[s.start, s.end] = vocab.label_id.get(s.label, 0)
+    return t
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", default="../shared/data")
+    ap.add_argument("--out", default="parsers/builtin/weights/ucca-span-v1.pt")
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--patience", type=int, default=4)
+    ap.add_argument("--max-minutes", type=float, default=110.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--limit", type=int, default=None, help="use only N training files (smoke tests)")
+    args = ap.parse_args(argv)
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    start = time.time()
+    data = Path(args.data)
+    train_files, train_graphs = load([data / d for d in TRAIN], args.limit)
+    dev_files, dev_graphs = load([data / DEV], args.limit and max(20, args.limit // 5))
+    train = [graph_to_spans(g) for g in train_graphs]
+    nlp = load_spacy()
+    vocab = build_vocab(nlp, train)
+    feats = featurize(nlp, vocab, [t for t, _ in train])
+    tgts = [targets(vocab, len(t), s) for t, s in train]
+    dev_tokens = [graph_to_spans(g)[0] for g in dev_graphs]
+    dev_feats = featurize(nlp, vocab, dev_tokens)
+    print(f"train {len(train)} dev {len(dev_graphs)} labels {len(vocab.labels)} words {len(vocab.words)} "
+          f"({time.time() - start:.0f}s)", file=sys.stderr, flush=True)  # fmt: skip
+    model = SpanModel(vocab)
+    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+    loss_fn = nn.CrossEntropyLoss(ignore_index=-100, reduction="sum")
+    best, best_epoch, history = -1.0, 0, []
+    order = list(range(len(train)))
+    for epoch in range(1, args.epochs + 1):
+        model.train()
+        random.shuffle(order)
+        total = 0.0
+        for b in range(0, len(order), args.batch):
+            idx = order[b : b + args.batch]
+            fence, lengths = model.encode([feats[k] for k in idx])
+            loss = torch.zeros(())
+            count = 0
+            for bi, k in enumerate(idx):
+                logits = model.span_logits(fence, bi, lengths[bi])
+                t = tgts[k]
+                loss = loss + loss_fn(logits.reshape(-1, logits.shape[-1]), t.reshape(-1))
+                count += int((t >= 0).sum())
+            loss = loss / max(count, 1)
+            opt.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+            opt.step()
+            total += float(loss.detach())
+        model.eval()
+        with torch.no_grad():
+            predicted = decode_batch(model, vocab, dev_feats, dev_tokens)
+        scores = evaluate_corpus(zip(predicted, dev_graphs, strict=True)).to_dict()["labeled"]
+        f1 = scores["primary"]["f1"]
+        minutes = (time.time() - start) / 60
+        history.append({"epoch": epoch, "loss": total, "dev_primary_f1": f1, "dev_pooled_f1": scores["pooled"]["f1"],
+                        "minutes": round(minutes, 1)})  # fmt: skip
+        print(json.dumps(history[-1]), file=sys.stderr, flush=True)
+        if f1 > best:
+            best, best_epoch = f1, epoch
+            save(model, vocab, args, train_files, dev_files, history, Path(args.out))
+        if epoch - best_epoch >= args.patience or minutes > args.max_minutes:
+            break
+    print(f"best dev primary F1 {best:.4f} at epoch {best_epoch}", file=sys.stderr)
+    return 0
+
+
+def save(model, vocab, args, train_files, dev_files, history, out: Path) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    state = {k: v.half() if v.is_floating_point() else v for k, v in model.state_dict().items()}
+    meta = {
+        "command": "python -m parsers.train " + " ".join(sys.argv[1:]),
+        "train_files": len(train_files),
+        "train_sha256": data_hash(train_files),
+        "dev_sha256": data_hash(dev_files),
+        "history": history,
+        "seed": args.seed,
+        "torch": str(torch.__version__),
+    }
+    tmp = out.with_suffix(".tmp")
+    torch.save({"format": "samsa-ucca-span-v1", "state": state, "vocab": vocab.to_dict(), "config": model.config,
+                "meta": meta}, tmp)  # fmt: skip
+    tmp.replace(out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

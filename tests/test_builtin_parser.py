@@ -1,0 +1,65 @@
+"""The built-in parser with the committed weights: API, samsa parse, samsa score --source."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("spacy")
+
+from parsers.builtin import BuiltinParser
+from samsa.cli import main
+from samsa.errors import PluginUnavailable
+from samsa.graph import tokens
+from samsa.queries import scenes
+from samsa.ucca_xml import list_passage_files, load_passage
+
+
+@pytest.fixture(scope="module")
+def parser():
+    return BuiltinParser()
+
+
+def test_parses_text_and_token_lists(parser):
+    g1, g2, empty = parser.parse(["John got home and gave Mary a call.", ["I", "read", "the", "book", "."], []])
+    assert tokens(g1) == ["John", "got", "home", "and", "gave", "Mary", "a", "call", "."]
+    assert tokens(g2) == ["I", "read", "the", "book", "."]  # given tokens kept
+    assert len(scenes(g1)) >= 1 and len(scenes(g2)) == 1
+    assert tokens(empty) == []
+    assert parser.meta["train_sha256"] and parser.meta["history"]
+
+
+def test_missing_weights_are_explained(tmp_path):
+    with pytest.raises(PluginUnavailable, match="parser weights not found"):
+        BuiltinParser(weights=tmp_path / "none.pt")
+
+
+def test_samsa_parse_writes_xml_the_ucca_package_reads(tmp_path, data_dir):
+    convert = pytest.importorskip("ucca.convert")
+    gold = [load_passage(f) for f in list_passage_files(data_dir / "ucca" / "20k" / "test")[:12]]
+    src = tmp_path / "sentences.txt"
+    src.write_text("\n".join(" ".join(tokens(g)) for g in gold) + "\n")
+    out = tmp_path / "parsed"
+    assert main(["parse", "--tokenizer", "none", "--input", str(src), "--output-dir", str(out), "--quiet"]) == 0
+    files = list_passage_files(out)
+    assert [f.name for f in files[:2]] == ["000001.xml", "000002.xml"] and len(files) == 12
+    for f, g in zip(files, gold, strict=True):
+        passage = convert.from_standard(ET.parse(f).getroot())
+        assert [t.text for t in passage.layer("0").all] == tokens(g)
+
+
+def test_score_from_raw_sources(tmp_path, capsys):
+    src = tmp_path / "src.txt"
+    src.write_text("John got home and gave Mary a call.\nI read the book that John wrote.\n")
+    sys1 = tmp_path / "a.txt"
+    sys1.write_text("John got home. John gave Mary a call.\nJohn wrote a book. I read that book.\n")
+    sys2 = tmp_path / "b.txt"
+    sys2.write_text("John got home and gave Mary a call.\nI read the book that John wrote.\n")
+    assert main(["score", "--source", str(src), "--system", str(sys1), str(sys2), "--json", "--quiet"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert [r["system"] for r in res] == [str(sys1), str(sys2)]
+    assert all(0 <= r["samsa"] <= 100 for r in res)
+    assert "parser:builtin.v1" in res[0]["signature"]

@@ -1,0 +1,59 @@
+"""Span-tree projection of UCCA graphs and the CKY decoder (no trained model needed)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from parsers.builtin.tree import Span, graph_to_spans, spans_to_graph
+from samsa.queries import scenes
+from samsa.ucca_eval import evaluate_corpus
+from samsa.ucca_xml import list_passage_files, load_passage
+
+torch = pytest.importorskip("torch")
+
+from parsers.builtin.model import cky  # noqa: E402
+
+
+def test_projection_of_the_paper_example(ucca_path):
+    g = load_passage(ucca_path("john_home_call"))
+    toks, spans = graph_to_spans(g)
+    assert toks == "John got home and gave Mary a call .".split()
+    got = {(s.start, s.end, s.label) for s in spans}
+    # "gave ... a call" is discontiguous: it adopts "Mary" with the "^" (belongs to my parent) mark
+    assert {(0, 3, "H"), (3, 4, "L"), (4, 8, "H/P"), (5, 6, "A^"), (7, 8, "C"), (8, 9, "U")} <= got
+    back = spans_to_graph(toks, spans)
+    assert back.edges[next(iter(back.predecessors(_unit_with_text(back, "Mary")))), _unit_with_text(back, "Mary")][
+        "categories"
+    ] == ("A",)
+    assert len(scenes(back)) == 2
+
+
+def _unit_with_text(g, text):
+    t = next(n for n, d in g.nodes(data=True) if d.get("text") == text)
+    return next(iter(g.predecessors(t)))
+
+
+@pytest.mark.parametrize("corpus", ["wiki/dev", "20k/test"])
+def test_round_trip_oracle(data_dir, corpus):
+    pairs = []
+    for f in list_passage_files(data_dir / "ucca" / corpus)[:80]:
+        g = load_passage(f)
+        pairs.append((spans_to_graph(*graph_to_spans(g)), g))
+    primary = evaluate_corpus(pairs).counts["labeled", "primary"]
+    assert primary.f1 > 0.97  # what the projection loses (docs/parser.md gives the full-corpus figures)
+
+
+def test_cky_picks_the_best_nested_spans():
+    n = 3
+    s = np.full((n + 1, n + 1), -1.0)
+    s[0, 2], s[1, 3], s[0, 1], s[2, 3] = 2.0, 3.0, 0.5, 0.4  # (0,2) and (1,3) cross; (1,3) is better
+    assert sorted(cky(s)) == [(0, 1), (1, 3), (2, 3)]  # (2,3) nests inside (1,3)
+    s[0, 3] = 1.0
+    assert sorted(cky(s)) == [(0, 1), (0, 3), (1, 3), (2, 3)]
+
+
+def test_crossing_spans_are_dropped_and_tokens_kept():
+    g = spans_to_graph(["a", "b", "c", "."], [Span(0, 2, "A"), Span(1, 3, "P"), Span(3, 4, "U")])
+    assert [g.nodes[t]["text"] for t in sorted(n for n in g if g.nodes[n]["layer"] == "0")] == ["a", "b", "c", "."]
+    assert all(g.in_degree(n) == 1 for n in g if g.nodes[n]["layer"] == "0")
