@@ -6,8 +6,9 @@ reported as systems (as the papers do). ``first=70`` restricts everything to the
 human-rated subset. Texts are normalized with
 :func:`samsa.reproduce.table2_normalize` (Moses unescaping, lowercasing, PTB
 clitics) so that Moses-escaped outputs and PTB references compare fairly.
-SAMSA needs UCCA parses of the sources, which need the built-in parser (not
-available yet): the result says so instead of inventing a number.
+SAMSA and SAMSA-abl are automatic: the truecased sources are parsed once by the
+built-in parser (or the parser given) and every output is aligned with the
+exact aligner (or the aligner given).
 """
 
 from __future__ import annotations
@@ -43,7 +44,14 @@ def load_references(data: Path, first: int | None = None) -> dict[str, Any]:
 
 
 def benchmark_hsplit(
-    data: str | Path, systems: dict[str, Sequence[str]], *, first: int | None = None, include_hsplit: bool = True
+    data: str | Path,
+    systems: dict[str, Sequence[str]],
+    *,
+    first: int | None = None,
+    include_hsplit: bool = True,
+    samsa: bool = True,
+    parser: Any = None,
+    aligner: str = "exact",
 ) -> dict[str, Any]:
     """``{system: {reference_set: {metric: value}}}`` plus signatures; outputs must be line-parallel."""
     data = Path(data)
@@ -68,5 +76,16 @@ def benchmark_hsplit(
             res = evaluate_lexical(src, out, per_sentence, METRICS, config)
             signatures[ref_set] = res.pop("signatures")
             results[name][ref_set] = res
-    note = "not computed: SAMSA needs UCCA parses of the TurkCorpus sources (built-in parser pending)"
-    return {"systems": results, "signatures": signatures, "sentences": len(src), "samsa": note}
+    if samsa:
+        from samsa.metric import Samsa
+        from samsa.registry import get_parser
+
+        raw = read_lines(data / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig")
+        parser = parser or get_parser("builtin")
+        graphs = parser.parse(raw[: len(src)])  # once, for every system
+        metric = Samsa(aligner=aligner, tokenizer="none", parser=parser)
+        for name, out in outputs.items():
+            res = metric.corpus_score(graphs, out)
+            results[name]["samsa"] = {"samsa": res.samsa, "samsa_abl": res.samsa_abl}
+        signatures["samsa"] = metric.signature()
+    return {"systems": results, "signatures": signatures, "sentences": len(src)}

@@ -105,9 +105,9 @@ def test_benchmark_then_correlate_cli(data_dir, tmp_path, capsys):
             "--name", "Moses", "DSS", "--first", "70", "--csv", str(scores)]  # fmt: skip
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "| HSplit1 |" in out and "samsa: not computed" in out
+    assert "| HSplit1 |" in out and "SAMSA: SAMSA|compat:paper|parser:builtin.v1" in out
     header = scores.read_text().splitlines()[0].split(",")
-    assert header[0] == "system" and "turk8.bleu" in header and "hsplit4.sari" in header
+    assert header[0] == "system" and "turk8.bleu" in header and "hsplit4.sari" in header and "samsa" in header
     plots = tmp_path / "plots"
     assert main(["correlate", "--data", str(data_dir), "--scores", str(scores), "--human", "acl2018+hsplit",
                  "--plots", str(plots), "--format", "json"]) == 0  # fmt: skip

@@ -27,6 +27,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--name", nargs="*", default=None, help="display names (default: file names)")
     p.add_argument("--first", type=int, default=None, help="only the first N sentences (70 = human-rated subset)")
     p.add_argument("--data", default=default_data_dir(), help="shared data root (default: %(default)s)")
+    p.add_argument("--no-samsa", dest="samsa", action="store_false", help="skip SAMSA (no parsing)")
+    p.add_argument("--aligner", default="exact", help="aligner for SAMSA (default: %(default)s)")
     p.add_argument("--json", metavar="OUT", help="write the full result as JSON")
     p.add_argument("--csv", metavar="OUT", help="write system-level scores as CSV (input of samsa correlate)")
     p.set_defaults(run=run)
@@ -37,12 +39,14 @@ def run(args: argparse.Namespace) -> int:
 
     names = args.name or [Path(f).name for f in args.system]
     systems = {n: read_lines(f, max_tokens=None) for n, f in zip(names, args.system, strict=True)}
-    result = benchmark_hsplit(args.data, systems, first=args.first)
+    result = benchmark_hsplit(args.data, systems, first=args.first, samsa=args.samsa, aligner=args.aligner)
     rows = []
     header = None
     for system, by_ref in result["systems"].items():
-        flat = {f"{ref}.{m}": v for ref, ms in by_ref.items() for m, v in ms.items() if not isinstance(v, dict)}
-        flat.update({f"{ref}.split_percent": ms["splits"]["split_proportion"] for ref, ms in by_ref.items()})
+        refs = {ref: ms for ref, ms in by_ref.items() if ref != "samsa"}
+        flat = {f"{ref}.{m}": v for ref, ms in refs.items() for m, v in ms.items() if not isinstance(v, dict)}
+        flat.update({f"{ref}.split_percent": ms["splits"]["split_proportion"] for ref, ms in refs.items()})
+        flat.update(by_ref.get("samsa", {}))
         header = header or list(flat)
         rows.append((system, flat))
     if args.json:
@@ -51,9 +55,10 @@ def run(args: argparse.Namespace) -> int:
         atomic_write_text(args.csv, "system," + ",".join(header or []) + "\n" + "".join(
             f"{s}," + ",".join(f"{r[h]}" for h in header or []) + "\n" for s, r in rows))  # fmt: skip
     cols = ["turk8.sari", "turk8.bleu", "simplewiki.bleu", "hsplit4.bleu", "turk8.fkgl", "turk8.ld_sc",
-            "turk8.split_percent"]  # fmt: skip
+            "turk8.split_percent"] + (["samsa", "samsa_abl"] if args.samsa else [])  # fmt: skip
     print("| system | " + " | ".join(cols) + " |\n|---|" + "---|" * len(cols))
     for system, flat in rows:
         print(f"| {system} | " + " | ".join(f"{flat[c]:.2f}" for c in cols) + " |")
-    print(f"\n{result['sentences']} sentences; samsa: {result['samsa']}")
+    sig = result["signatures"].get("samsa")
+    print(f"\n{result['sentences']} sentences" + (f"; SAMSA: {sig}" if sig else ""))
     return 0
