@@ -76,7 +76,8 @@ class BuiltinParser:
 
         tokens = [self.tokenize(s) if isinstance(s, str) else list(s) for s in sentences]
         out: list[nx.DiGraph] = []
-        unused = [p for p in ("ner", "lemmatizer") if p in self.nlp.pipe_names]  # no effect on tags, deps, vectors
+        # not needed by the parser; checked not to change tags, dependencies or vectors (docs/parser.md)
+        unused = [p for p in ("ner", "lemmatizer", "attribute_ruler") if p in self.nlp.pipe_names]
         with torch.no_grad(), self.nlp.select_pipes(disable=unused):
             for b in range(0, len(tokens), self.batch_size):
                 chunk = tokens[b : b + self.batch_size]
