@@ -66,9 +66,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _read_refs(paths: list[str], n: int) -> list[list[str]]:
+def _read_refs(paths: list[str], source: str, n: int) -> list[list[str]]:
+    """Reference files -> references per sentence; counts checked against the source, read once."""
     streams = [read_lines(p, max_tokens=DEFAULT_MAX_TOKENS) for p in paths]
-    check_line_counts([(paths[0], len(streams[0])), *((p, len(s)) for p, s in zip(paths, streams, strict=True))])
+    check_line_counts([(source, n), *((p, len(s)) for p, s in zip(paths, streams, strict=True))])
     per_sentence = [[s[i] for s in streams if s[i].strip()] for i in range(n)]
     for i, rs in enumerate(per_sentence, 1):
         if not rs:
@@ -87,9 +88,7 @@ def run(args: argparse.Namespace) -> int:
     needs_refs = set(metrics) & {"sari", "sari_add", "sari_keep", "sari_del", "bleu", "ibleu", "fkbleu", "ld_sr"}
     if needs_refs and not args.refs:
         raise InputError(None, None, f"metric(s) {', '.join(sorted(needs_refs))} need --refs")
-    if args.refs:
-        check_line_counts([(args.source, len(source)), *((p, len(read_lines(p))) for p in args.refs)])
-    refs = _read_refs(args.refs, len(source)) if args.refs else [[s] for s in source]
+    refs = _read_refs(args.refs, args.source, len(source)) if args.refs else [[s] for s in source]
     config = SuiteConfig(
         sari_variant=args.sari_variant, legacy=args.legacy, tokenizer=args.tokenizer, lowercase=args.lowercase,
         unescape=args.unescape, sari_del_f1=not args.sari_del_precision, fkgl_variant=args.fkgl_variant,

@@ -123,7 +123,11 @@ def run(args: argparse.Namespace) -> int:
         sources = read_lines(args.source, allow_empty_lines=False, max_tokens=args.max_tokens)
         for path, outputs in systems.items():
             _check_count(path, len(outputs), args.source, len(sources), "has")
-        parser = get_parser(args.parser or "builtin")
+        try:
+            parser = get_parser(args.parser or "builtin")
+        except TypeError:
+            raise InputError(None, None, f"parser {args.parser!r} cannot parse raw text (it needs options, "
+                             "e.g. the xml parser needs --ucca DIR)") from None  # fmt: skip
         graphs = parser.parse(sources)  # once per run, whatever the number of systems
         origins = [f"{args.source}:{i}" for i in range(1, len(sources) + 1)]
     metric = Samsa(
