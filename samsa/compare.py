@@ -15,7 +15,6 @@ from typing import Any
 import networkx as nx
 
 from samsa.correlation import correlate
-from samsa.graph import tokens
 from samsa.metric import Samsa
 from samsa.ucca_eval import evaluate_corpus, scene_scores
 
@@ -62,8 +61,3 @@ def _scene_counts(graphs: Sequence[nx.DiGraph]) -> list[int]:
     from samsa.queries import scenes
 
     return [len(scenes(g)) for g in graphs]
-
-
-def gold_tokens(gold: Sequence[nx.DiGraph]) -> list[list[str]]:
-    """The token lists the parser must reproduce (the gold tokenization is kept)."""
-    return [tokens(g) for g in gold]

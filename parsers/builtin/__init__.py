@@ -18,6 +18,7 @@ from typing import Any
 import networkx as nx
 
 from samsa.errors import PluginUnavailable
+from samsa.graph import new_passage
 
 __all__ = ["DEFAULT_WEIGHTS", "BuiltinParser", "make"]
 
@@ -84,8 +85,6 @@ class BuiltinParser:
                 nonempty = [t for t in chunk if t]
                 graphs = iter(decode_batch(self.net, self.vocab, featurize(self.nlp, self.vocab, nonempty), nonempty))
                 for k, t in enumerate(chunk):
-                    from samsa.graph import new_passage
-
                     g = next(graphs) if t else new_passage()
                     g.graph["passage_id"] = str(b + k + 1)
                     out.append(g)

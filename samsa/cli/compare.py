@@ -38,7 +38,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from samsa.compare import compare_annotations, gold_tokens
+    from samsa.compare import compare_annotations
+    from samsa.graph import tokens
 
     xml = get_parser("xml", directory=args.ucca)
     gold = xml.load()
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
                              f"has {len(lines)} lines but {args.ucca} holds {len(gold)} UCCA XML files")  # fmt: skip
         systems[path] = lines
     parser = get_parser(args.parser)
-    parsed = parser.parse(gold_tokens(gold))
+    parsed = parser.parse([tokens(g) for g in gold])  # the gold tokenization is kept
     metric = Samsa(aligner=build_aligner(args), compat=args.compat, tokenizer=args.tokenizer,
                    separator=args.sentence_separator, parser=parser)  # fmt: skip
     result = compare_annotations(gold, parsed, systems, metric)
