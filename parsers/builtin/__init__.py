@@ -1,10 +1,10 @@
 """The ``builtin`` parser: a span-based UCCA parser trained by ``parsers/train.py``, CPU-only.
 
-The weights ship inside the package (``parsers/builtin/weights/ucca-span-v1.pt``,
+The weights ship inside the package (``parsers/builtin/weights/ucca-span-v2.pt``,
 float16); the file records the training command, data hashes and dev scores.
 Needs PyTorch (``pip install torch==2.13.0``, the CPU build) and spaCy with an
-English model. Remote edges and implicit units are not predicted (see
-docs/parser.md).
+English model. Primary units and remote edges are predicted; implicit units
+are not (see docs/parser.md).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from samsa.graph import new_passage
 
 __all__ = ["DEFAULT_WEIGHTS", "BuiltinParser", "make"]
 
-DEFAULT_WEIGHTS = "ucca-span-v1.pt"
+DEFAULT_WEIGHTS = "ucca-span-v2.pt"
+FORMATS = ("samsa-ucca-span-v1", "samsa-ucca-span-v2")  # v1: no remote-edge classifier
 
 
 class BuiltinParser:
@@ -35,7 +36,13 @@ class BuiltinParser:
     name = "builtin.v1"
 
     def __init__(
-        self, *, weights: str | Path | None = None, model: str | None = None, batch_size: int = 64, threads: int = 0
+        self,
+        *,
+        weights: str | Path | None = None,
+        model: str | None = None,
+        batch_size: int = 64,
+        threads: int = 0,
+        scene_bias: float | None = None,
     ) -> None:
         try:
             import torch
@@ -49,13 +56,17 @@ class BuiltinParser:
         if not path.is_file():
             raise PluginUnavailable(f"parser weights not found at {path}")
         blob = torch.load(path, map_location="cpu", weights_only=True)  # no pickled code from a weights file
-        if blob.get("format") != "samsa-ucca-span-v1":
+        if blob.get("format") not in FORMATS:
             raise PluginUnavailable(f"{path} is not a samsa span-parser weights file")
         self.vocab = Vocab(**blob["vocab"])
         self.net = SpanModel(self.vocab, **blob["config"])
         self.net.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in blob["state"].items()})
         self.net.eval()
         self.meta = blob["meta"]
+        # off by default (it costs 0.5-0.7 labeled F1); parsers/calibrate.py stores the dev-calibrated value in
+        # meta["decode"]["scene_bias"], which makes the parser find about as many Scenes as the annotators
+        self.scene_bias = 0.0 if scene_bias is None else scene_bias
+        self.calibrated_scene_bias = float(self.meta.get("decode", {}).get("scene_bias", 0.0))
         self.weights = path
         self.batch_size = batch_size
         self._model_name = model
@@ -83,7 +94,8 @@ class BuiltinParser:
             for b in range(0, len(tokens), self.batch_size):
                 chunk = tokens[b : b + self.batch_size]
                 nonempty = [t for t in chunk if t]
-                graphs = iter(decode_batch(self.net, self.vocab, featurize(self.nlp, self.vocab, nonempty), nonempty))
+                feats = featurize(self.nlp, self.vocab, nonempty)
+                graphs = iter(decode_batch(self.net, self.vocab, feats, nonempty, scene_bias=self.scene_bias))
                 for k, t in enumerate(chunk):
                     g = next(graphs) if t else new_passage()
                     g.graph["passage_id"] = str(b + k + 1)
@@ -91,9 +103,11 @@ class BuiltinParser:
         return out
 
     def signature(self) -> str:
-        return self.name
+        """Parser, weights file and decoding bias: enough to say which parse a SAMSA number used."""
+        bias = f"+scene_bias.{self.scene_bias:g}" if self.scene_bias else ""
+        return f"{self.name}+{self.weights.stem}{bias}"
 
 
-def make(*, weights: str | None = None, model: str | None = None) -> BuiltinParser:
-    """Registry factory."""
-    return BuiltinParser(weights=weights, model=model)
+def make(*, weights: str | None = None, model: str | None = None, scene_bias: float | None = None) -> BuiltinParser:
+    """Registry factory (``scene_bias``: see ``BuiltinParser.calibrated_scene_bias``; off by default)."""
+    return BuiltinParser(weights=weights, model=model, scene_bias=scene_bias)

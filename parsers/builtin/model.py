@@ -8,20 +8,24 @@ and backward states at its boundaries (Stern et al. 2017) and classified by an
 MLP into a UCCA label (unary chains as ``A/C``) or "no unit". Training is
 independent span classification (cross-entropy); decoding is an exact CKY over
 ``log p(label) - log p(none)``, which returns the best properly nested set of
-spans (Kitaev & Klein style, binarization nodes free).
+spans (Kitaev & Klein style, binarization nodes free). A second MLP labels
+(Scene span, unit span) pairs of the decoded tree with a remote-edge category
+or "none" (``parsers/builtin/remotes.py``); both are trained jointly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import torch
 from torch import nn
 
-__all__ = ["NONE", "Featurized", "SpanModel", "Vocab", "cky", "featurize"]
+from parsers.builtin.remotes import N_BUCKETS
+
+__all__ = ["NONE", "Featurized", "SpanModel", "Vocab", "cky", "featurize", "pair_tensors"]
 
 NONE = "<none>"
 PAD, UNK = "<pad>", "<unk>"
@@ -35,15 +39,18 @@ class Vocab:
     tags: list[str]
     deps: list[str]
     labels: list[str]  # labels[0] == NONE
+    remotes: list[str] = field(default_factory=list)  # remote-edge categories, remotes[0] == NONE; empty: none
 
     def __post_init__(self) -> None:
         self.word_id = {w: k for k, w in enumerate(self.words)}
         self.tag_id = {w: k for k, w in enumerate(self.tags)}
         self.dep_id = {w: k for k, w in enumerate(self.deps)}
         self.label_id = {w: k for k, w in enumerate(self.labels)}
+        self.remote_id = {w: k for k, w in enumerate(self.remotes)}
 
     def to_dict(self) -> dict[str, list[str]]:
-        return {"words": self.words, "tags": self.tags, "deps": self.deps, "labels": self.labels}
+        return {"words": self.words, "tags": self.tags, "deps": self.deps, "labels": self.labels,
+                "remotes": self.remotes}  # fmt: skip
 
 
 @dataclass
@@ -77,9 +84,10 @@ def featurize(nlp: Any, vocab: Vocab, sentences: Sequence[Sequence[str]], batch_
 
 class SpanModel(nn.Module):
     def __init__(self, vocab: Vocab, *, word_dim: int = 100, tag_dim: int = 32, hidden: int = 200,
-                 mlp: int = 250, dropout: float = 0.3) -> None:  # fmt: skip
+                 mlp: int = 250, dropout: float = 0.3, remote_mlp: int = 200) -> None:  # fmt: skip
         super().__init__()
-        self.config = {"word_dim": word_dim, "tag_dim": tag_dim, "hidden": hidden, "mlp": mlp, "dropout": dropout}
+        self.config = {"word_dim": word_dim, "tag_dim": tag_dim, "hidden": hidden, "mlp": mlp, "dropout": dropout,
+                       "remote_mlp": remote_mlp}  # fmt: skip
         self.word = nn.Embedding(len(vocab.words), word_dim, padding_idx=0)
         self.tag = nn.Embedding(len(vocab.tags), tag_dim, padding_idx=0)
         self.dep = nn.Embedding(len(vocab.deps), tag_dim, padding_idx=0)
@@ -91,6 +99,13 @@ class SpanModel(nn.Module):
             nn.Linear(2 * hidden, mlp), nn.ReLU(), nn.Dropout(dropout), nn.Linear(mlp, len(vocab.labels))
         )
         self.hidden = hidden
+        self.remote: nn.Module | None = None
+        if len(vocab.remotes) > 1:
+            self.bucket = nn.Embedding(N_BUCKETS, 16)
+            self.remote = nn.Sequential(
+                nn.Linear(4 * hidden + 16, remote_mlp), nn.ReLU(), nn.Dropout(dropout),
+                nn.Linear(remote_mlp, len(vocab.remotes)),
+            )  # fmt: skip
 
     def encode(self, batch: Sequence[Featurized]) -> tuple[torch.Tensor, list[int]]:
         """Fencepost features (B, n+1, 2*hidden) for a batch of sentences."""
@@ -118,8 +133,39 @@ class SpanModel(nn.Module):
         """Label logits (n+1, n+1, L) of every span (i, j) of sentence ``b``; only i < j is meaningful."""
         f = fence[b, : n + 1]
         fwd, bwd = f[:, : self.hidden], f[:, self.hidden :]
+        if not self.training:  # the first layer is linear in the fenceposts: project n+1 states, not (n+1)^2 spans
+            first, last = self.classify[0], self.classify[3]
+            pf = fwd @ first.weight[:, : self.hidden].T
+            pb = bwd @ first.weight[:, self.hidden :].T
+            return last(torch.relu(pf[None, :, :] - pf[:, None, :] + pb[:, None, :] - pb[None, :, :] + first.bias))
         span = torch.cat([fwd[None, :, :] - fwd[:, None, :], bwd[:, None, :] - bwd[None, :, :]], dim=-1)
         return self.classify(self.drop(span))
+
+    def span_vectors(self, fence: torch.Tensor, b: int, spans: torch.Tensor) -> torch.Tensor:
+        """Span features (m, 2*hidden) of sentence ``b`` for ``spans`` (m, 2) = (start, end); as in span_logits."""
+        f = fence[b]
+        fwd, bwd = f[:, : self.hidden], f[:, self.hidden :]
+        i, j = spans[:, 0], spans[:, 1]
+        return torch.cat([fwd[j] - fwd[i], bwd[i] - bwd[j]], dim=-1)
+
+    def remote_logits(
+        self, fence: torch.Tensor, b: int, scenes: torch.Tensor, units: torch.Tensor, buckets: torch.Tensor
+    ) -> torch.Tensor:
+        """Remote-category logits (m, R) of (scene span, unit span) pairs of sentence ``b``."""
+        assert self.remote is not None
+        x = torch.cat(
+            [self.span_vectors(fence, b, scenes), self.span_vectors(fence, b, units), self.bucket(buckets)], dim=-1
+        )
+        return self.remote(self.drop(x))
+
+
+def pair_tensors(pairs: Sequence[Any]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(scene spans, unit spans, buckets) of :class:`~parsers.builtin.remotes.Pair` objects, for ``remote_logits``."""
+    return (
+        torch.tensor([p.scene_span for p in pairs], dtype=torch.long).reshape(-1, 2),
+        torch.tensor([p.unit_span for p in pairs], dtype=torch.long).reshape(-1, 2),
+        torch.tensor([p.bucket for p in pairs], dtype=torch.long),
+    )
 
 
 def cky(scores: np.ndarray) -> list[tuple[int, int]]:

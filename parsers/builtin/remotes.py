@@ -1,0 +1,132 @@
+"""Remote edges: candidate (scene, unit) pairs, their gold labels, and adding predicted ones to a graph.
+
+A remote edge in UCCA almost always runs from a Scene to a unit outside it that
+the Scene shares with another Scene ("John went home and [John] called Mary":
+``A`` remote from the second Scene to *John*). On the training corpora 99.8% of
+remote edges map onto such a pair of units identified by their token spans
+(95% start at a Scene, 99.4% end at a unit disjoint from it, 90% are ``A``).
+The parser therefore classifies every pair (Scene, unit whose tokens are
+disjoint from the Scene's) over the tree it has already built: label or "none".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import networkx as nx
+
+from parsers.builtin.tree import HARMONIZE
+from samsa import graph as G
+from samsa.queries import scenes
+
+__all__ = ["Pair", "add_remotes", "candidate_pairs", "distance_bucket", "gold_pairs", "oracle_remotes"]
+
+#: relative-position buckets of a pair: target left/right of the scene x token gap 0, 1, 2, 3-4, 5-8, 9-16, 17+
+N_BUCKETS = 14
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A candidate remote edge, by node and by token span (start inclusive, end exclusive)."""
+
+    scene: str
+    unit: str
+    scene_span: tuple[int, int]
+    unit_span: tuple[int, int]
+
+    @property
+    def bucket(self) -> int:
+        return distance_bucket(self.scene_span, self.unit_span)
+
+
+def distance_bucket(scene: tuple[int, int], unit: tuple[int, int]) -> int:
+    right = unit[0] >= scene[1]
+    gap = unit[0] - scene[1] if right else scene[0] - unit[1]
+    size = next((k for k, top in enumerate((0, 1, 2, 4, 8, 16)) if gap <= top), 6)
+    return size + (7 if right else 0)
+
+
+def _primary_tokens(g: nx.DiGraph, positions: dict[str, int]) -> dict[str, frozenset[int]]:
+    """Token positions under each layer-1 unit, following primary edges only."""
+    out: dict[str, frozenset[int]] = {}
+
+    def visit(u: str) -> frozenset[int]:
+        if u in out:
+            return out[u]
+        if g.nodes[u]["layer"] == "0":
+            return frozenset((positions[u],))
+        acc: set[int] = set()
+        for c in g.successors(u):
+            if not g.edges[u, c]["remote"]:
+                acc |= visit(c)
+        out[u] = frozenset(acc)
+        return out[u]
+
+    for n in sorted(g, key=G.node_key):
+        if g.nodes[n]["layer"] == "1":
+            visit(n)
+    return out
+
+
+def _units(g: nx.DiGraph) -> tuple[dict[str, frozenset[int]], dict[str, tuple[int, int]]]:
+    terms = G.terminals(g)
+    positions = {t: k for k, t in enumerate(terms)}
+    toks = _primary_tokens(g, positions)
+    spans = {u: (min(t), max(t) + 1) for u, t in toks.items() if t}
+    return toks, spans
+
+
+def candidate_pairs(g: nx.DiGraph) -> list[Pair]:
+    """Every (Scene, unit) pair that could carry a remote edge, in a fixed order.
+
+    Units are non-root, non-punctuation, non-implicit, non-linkage units whose
+    tokens are disjoint from the Scene's; of units with the same tokens (a unary
+    chain) only the outermost one is a candidate.
+    """
+    toks, spans = _units(g)
+    targets: dict[frozenset[int], str] = {}
+    for u in sorted(spans, key=G.node_key):  # parents precede children in node-ID order for parsed graphs
+        d = g.nodes[u]
+        if u == G.ROOT_ID or d["type"] in ("PNCT", "LKG") or d.get("implicit"):
+            continue
+        targets.setdefault(toks[u], u)
+    out = []
+    for s in scenes(g):
+        if s not in spans:
+            continue
+        for t_toks, u in targets.items():
+            if not (t_toks & toks[s]):
+                out.append(Pair(s, u, spans[s], spans[u]))
+    return out
+
+
+def gold_pairs(g: nx.DiGraph) -> Iterator[tuple[Pair, str]]:
+    """Candidate pairs of a gold passage with the remote label each carries ('' for none).
+
+    A gold remote edge is matched to a candidate by the token spans of its two
+    ends, so that the label attaches to whatever unit of a unary chain the
+    parser will predict.
+    """
+    _, spans = _units(g)
+    labels: dict[tuple[tuple[int, int], tuple[int, int]], str] = {}
+    for u, v, d in g.edges(data=True):
+        if d["remote"] and u in spans and v in spans:
+            cat = d["categories"][0]
+            labels[spans[u], spans[v]] = HARMONIZE.get(cat, cat)
+    for p in candidate_pairs(g):
+        yield p, labels.get((p.scene_span, p.unit_span), "")
+
+
+def oracle_remotes(gold: nx.DiGraph, tree: nx.DiGraph) -> None:
+    """Give ``tree`` the gold passage's remote edges that its candidate pairs can express (the classifier's ceiling)."""
+    wanted = {(p.scene_span, p.unit_span): lab for p, lab in gold_pairs(gold) if lab}
+    add_remotes(tree, [(p, wanted[p.scene_span, p.unit_span]) for p in candidate_pairs(tree)
+                       if (p.scene_span, p.unit_span) in wanted])  # fmt: skip
+
+
+def add_remotes(g: nx.DiGraph, predicted: list[tuple[Pair, str]]) -> None:
+    """Add predicted remote edges (skipping any pair already joined by an edge)."""
+    for p, label in predicted:
+        if not g.has_edge(p.scene, p.unit):
+            G.add_edge(g, p.scene, p.unit, label, remote=True)
