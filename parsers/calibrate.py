@@ -25,7 +25,7 @@ import torch
 from parsers.builtin import BuiltinParser
 from parsers.builtin.model import featurize
 from parsers.builtin.parse import decode_batch
-from parsers.train import DEV, data_hash, load
+from parsers.train import DEV, data_hash, load, update_meta
 from samsa.graph import tokens
 from samsa.queries import scenes
 from samsa.ucca_eval import evaluate_corpus, scene_scores
@@ -64,16 +64,13 @@ def main(argv: list[str] | None = None) -> int:
         grid = [evaluate_bias(parser, feats, sentences, gold, bias) for bias in GRID]
     gold_scenes = grid[0]["gold_scenes"]
     chosen = next((row["scene_bias"] for row in grid if row["scenes"] >= gold_scenes), GRID[-1])
-    blob = torch.load(weights, map_location="cpu", weights_only=True)
-    blob["meta"]["decode"] = {
+    decode = {
         "scene_bias": chosen,
         "command": "python -m parsers.calibrate " + " ".join(sys.argv[1:] if argv is None else argv),
         "dev_sha256": data_hash(dev_files),
         "grid": grid,
     }
-    tmp = weights.with_suffix(".tmp")
-    torch.save(blob, tmp)
-    tmp.replace(weights)
+    update_meta(weights, decode=decode)
     print(f"scene_bias {chosen} written to {weights}", file=sys.stderr)
     return 0
 

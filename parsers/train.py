@@ -168,18 +168,19 @@ def main(argv: list[str] | None = None) -> int:
             break
     else:
         stopped = f"--epochs {args.epochs} done"
-    finish(Path(args.out), history, best_epoch, stopped)
+    # the whole run (epochs after the best one included) and why it stopped
+    update_meta(Path(args.out), history=history, best_epoch=best_epoch, stopped=stopped)
     print(f"best dev pooled F1 {best:.4f} at epoch {best_epoch}; stopped: {stopped}", file=sys.stderr)
     return 0
 
 
-def finish(out: Path, history: list[dict], best_epoch: int, stopped: str) -> None:
-    """Record the whole run (epochs after the best one included) and why it stopped in the saved file."""
-    blob = torch.load(out, map_location="cpu", weights_only=True)
-    blob["meta"].update(history=history, best_epoch=best_epoch, stopped=stopped)
-    tmp = out.with_suffix(".tmp")
+def update_meta(path: Path, **fields) -> None:
+    """Add ``fields`` to a saved weights file's ``meta`` (written to a temporary file, then renamed)."""
+    blob = torch.load(path, map_location="cpu", weights_only=True)
+    blob["meta"].update(fields)
+    tmp = path.with_suffix(".tmp")
     torch.save(blob, tmp)
-    tmp.replace(out)
+    tmp.replace(path)
 
 
 def save(model, vocab, args, train_files, dev_files, history, out: Path) -> None:

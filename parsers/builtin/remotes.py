@@ -2,9 +2,11 @@
 
 A remote edge in UCCA almost always runs from a Scene to a unit outside it that
 the Scene shares with another Scene ("John went home and [John] called Mary":
-``A`` remote from the second Scene to *John*). On the training corpora 99.8% of
-remote edges map onto such a pair of units identified by their token spans
-(95% start at a Scene, 99.4% end at a unit disjoint from it, 90% are ``A``).
+``A`` remote from the second Scene to *John*). In a development check on 3,000
+training passages nearly all remote edges joined two units identifiable by token
+spans, about 95% started at a Scene and 90% were ``A``;
+``tests/test_parser_remotes.py`` checks that gold labels on these candidates
+recover more than 85% of the dev sets' remote edges.
 The parser therefore classifies every pair (Scene, unit whose tokens are
 disjoint from the Scene's) over the tree it has already built: label or "none".
 """
