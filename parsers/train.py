@@ -1,7 +1,7 @@
 """Train the built-in UCCA parser (reproducible, CPU).
 
 Usage:
-    python -m parsers.train --data ../shared/data --out parsers/builtin/weights/ucca-span-v2.pt
+    python -m parsers.train --data ../shared/data --out parsers/builtin/weights/ucca-span-v2.npz
 
 Training data: ``ucca/wiki/train`` + ``ucca/ewt/train`` (EWT's UCCA v2 labels
 harmonized: T -> D, Q -> E, first category of multi-category edges). The span
@@ -29,9 +29,11 @@ import torch
 from torch import nn
 
 from aligners.annotate import load_spacy
-from parsers.builtin.model import NONE, PAD, UNK, SpanModel, Vocab, featurize, pair_tensors
-from parsers.builtin.parse import decode_batch
+from parsers.builtin.decode import decode_batch
+from parsers.builtin.features import NONE, PAD, UNK, Vocab, featurize
+from parsers.builtin.model import SpanModel, pair_tensors, to_torch
 from parsers.builtin.remotes import gold_pairs
+from parsers.builtin.runtime import save_weights, update_meta
 from parsers.builtin.tree import graph_to_spans
 from samsa.ucca_eval import evaluate_corpus
 from samsa.ucca_xml import list_passage_files, load_passage
@@ -89,7 +91,7 @@ def targets(vocab: Vocab, n: int, spans) -> torch.Tensor:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="../shared/data")
-    ap.add_argument("--out", default="parsers/builtin/weights/ucca-span-v2.pt")
+    ap.add_argument("--out", default="parsers/builtin/weights/ucca-span-v2.npz")
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--patience", type=int, default=4)
     ap.add_argument("--max-minutes", type=float, default=115.0, help="safety cap on the whole run")
@@ -111,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     train_pairs = [list(gold_pairs(g)) for g in train_graphs]
     nlp = load_spacy()
     vocab = build_vocab(nlp, train, train_pairs)
-    feats = featurize(nlp, vocab, [t for t, _ in train])
+    feats = to_torch(featurize(nlp, vocab, [t for t, _ in train]))
     tgts = [targets(vocab, len(t), s) for t, s in train]
     rtgts = [remote_targets(vocab, p) for p in train_pairs]
     dev_tokens = [graph_to_spans(g)[0] for g in dev_graphs]
@@ -148,8 +150,7 @@ def main(argv: list[str] | None = None) -> int:
             opt.step()
             total += float(loss.detach())
         model.eval()
-        with torch.no_grad():
-            predicted = decode_batch(model, vocab, dev_feats, dev_tokens)
+        predicted = decode_batch(model.to_numpy(), vocab, dev_feats, dev_tokens)  # exactly as the shipped parser
         scores = evaluate_corpus(zip(predicted, dev_graphs, strict=True)).to_dict()["labeled"]
         f1 = scores["pooled"]["f1"]
         minutes = (time.time() - start) / 60
@@ -174,18 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def update_meta(path: Path, **fields) -> None:
-    """Add ``fields`` to a saved weights file's ``meta`` (written to a temporary file, then renamed)."""
-    blob = torch.load(path, map_location="cpu", weights_only=True)
-    blob["meta"].update(fields)
-    tmp = path.with_suffix(".tmp")
-    torch.save(blob, tmp)
-    tmp.replace(path)
-
-
 def save(model, vocab, args, train_files, dev_files, history, out: Path) -> None:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    state = {k: v.half() if v.is_floating_point() else v for k, v in model.state_dict().items()}
     meta = {
         "command": "python -m parsers.train " + " ".join(sys.argv[1:]),
         "train_files": len(train_files),
@@ -195,10 +185,7 @@ def save(model, vocab, args, train_files, dev_files, history, out: Path) -> None
         "seed": args.seed,
         "torch": str(torch.__version__),
     }
-    tmp = out.with_suffix(".tmp")
-    torch.save({"format": FORMAT, "state": state, "vocab": vocab.to_dict(), "config": model.config,
-                "meta": meta}, tmp)  # fmt: skip
-    tmp.replace(out)
+    save_weights(out, state=model.numpy_state(), vocab=vocab, config=model.config, meta=meta, fmt=FORMAT)
 
 
 if __name__ == "__main__":

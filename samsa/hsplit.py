@@ -52,8 +52,15 @@ def benchmark_hsplit(
     samsa: bool = True,
     parser: Any = None,
     aligner: str = "exact",
+    jobs: int = 1,
+    dask: str | None = None,
+    cache: Any = None,
+    progress: Any = None,
 ) -> dict[str, Any]:
-    """``{system: {reference_set: {metric: value}}}`` plus signatures; outputs must be line-parallel."""
+    """``{system: {reference_set: {metric: value}}}`` plus signatures; outputs must be line-parallel.
+
+    ``jobs``, ``dask`` and ``cache`` say how SAMSA's parse and scoring run (``samsa.pipeline``), not what they compute.
+    """
     data = Path(data)
     refs = load_references(data, first)
     src = refs["source"]
@@ -78,14 +85,16 @@ def benchmark_hsplit(
             results[name][ref_set] = res
     if samsa:
         from samsa.metric import Samsa
+        from samsa.pipeline import Job, score_means
         from samsa.registry import get_parser
 
         raw = read_lines(data / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig")
         parser = parser or get_parser("builtin")
-        graphs = parser.parse(raw[: len(src)])  # once, for every system
         metric = Samsa(aligner=aligner, tokenizer="none", parser=parser)
-        for name, out in outputs.items():
-            res = metric.corpus_score(graphs, out)
-            results[name]["samsa"] = {"samsa": res.samsa, "samsa_abl": res.samsa_abl}
+        job = Job(parser=parser, aligner=(aligner, {}), tokenizer="none")
+        means = score_means(raw[: len(src)], list(outputs.values()), job, jobs=jobs, dask=dask, cache=cache,
+                            progress=progress)  # parsed once, for every system  # fmt: skip
+        for name, (samsa_score, abl) in zip(outputs, means, strict=True):
+            results[name]["samsa"] = {"samsa": samsa_score, "samsa_abl": abl}
         signatures["samsa"] = metric.signature()
     return {"systems": results, "signatures": signatures, "sentences": len(src)}

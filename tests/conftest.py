@@ -11,6 +11,13 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Tests never write to the user's parse cache: each run gets its own (tests that need one set their own)."""
+    import tempfile
+
+    os.environ["SAMSA_CACHE"] = str(Path(tempfile.mkdtemp(prefix="samsa-test-cache-")) / "parses.sqlite")
+
+
 def shared_data() -> Path:
     """``$SAMSA_SHARED_DATA`` if set, else ``../shared/data`` beside the project."""
     return Path(os.environ.get("SAMSA_SHARED_DATA", ROOT.parent / "shared" / "data"))

@@ -7,7 +7,6 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-pytest.importorskip("torch")
 pytest.importorskip("spacy")
 
 from parsers.builtin import BuiltinParser
@@ -34,7 +33,7 @@ def test_parses_text_and_token_lists(parser):
 
 def test_missing_weights_are_explained(tmp_path):
     with pytest.raises(PluginUnavailable, match="parser weights not found"):
-        BuiltinParser(weights=tmp_path / "none.pt")
+        BuiltinParser(weights=tmp_path / "none.npz")
 
 
 def test_samsa_parse_writes_xml_the_ucca_package_reads(tmp_path, data_dir):

@@ -1,13 +1,13 @@
-"""The parser network's fast inference path and decoding options (random weights, no training needed)."""
+"""The numpy inference network against the PyTorch training network, and weights files (random weights)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-
-from parsers.builtin.model import NONE, PAD, UNK, Featurized, SpanModel, Vocab  # noqa: E402
-from parsers.builtin.parse import main_relation_mask  # noqa: E402
+from parsers.builtin.decode import decode_batch, main_relation_mask
+from parsers.builtin.features import NONE, PAD, UNK, Featurized, Vocab
+from parsers.builtin.runtime import load_weights, save_weights, update_meta
 
 
 def _vocab() -> Vocab:
@@ -15,25 +15,67 @@ def _vocab() -> Vocab:
                  labels=[NONE, "A", "H/P", "P", "S^", "U"], remotes=[NONE, "A"])  # fmt: skip
 
 
-def test_inference_span_scores_equal_the_training_formula():
-    torch.manual_seed(0)
-    model = SpanModel(_vocab(), word_dim=8, tag_dim=4, hidden=6, mlp=5)
-    n = 4
-    feats = Featurized(torch.tensor([2, 1, 2, 2]), torch.tensor([2] * n), torch.tensor([2] * n), torch.randn(n, 96))
-    model.eval()
-    with torch.no_grad():
-        fence, _ = model.encode([feats])
-        fast = model.span_logits(fence, 0, n)
-        f = fence[0, : n + 1]
-        fwd, bwd = f[:, :6], f[:, 6:]
-        for i in range(n):
-            for j in range(i + 1, n + 1):
-                span = torch.cat([fwd[j] - fwd[i], bwd[i] - bwd[j]])
-                assert torch.allclose(fast[i, j], model.classify(span), atol=1e-5)
-        # the remote head sees the same span features
-        pairs = torch.tensor([[2, 4]]), torch.tensor([[0, 1]]), torch.tensor([3])
-        assert model.remote_logits(fence, 0, *pairs).shape == (1, 2)
+def _feats(rng: np.random.Generator, n: int) -> Featurized:
+    return Featurized(rng.integers(1, 3, n), rng.integers(1, 3, n), rng.integers(1, 3, n),
+                      rng.standard_normal((n, 96)).astype(np.float32))  # fmt: skip
 
 
 def test_scene_bias_applies_to_main_relation_labels_only():
     assert main_relation_mask(_vocab()).tolist() == [False, False, True, True, True, False]
+
+
+def test_numpy_runtime_equals_the_torch_network():
+    """Same weights, same inputs: span log-probabilities and remote logits agree; sentences of different lengths
+    in one padded batch (the backward LSTM must not read padding)."""
+    torch = pytest.importorskip("torch")
+    from parsers.builtin.model import SpanModel, to_torch
+
+    torch.manual_seed(0)
+    model = SpanModel(_vocab(), word_dim=8, tag_dim=4, hidden=6, mlp=5)
+    model.eval()
+    net = model.to_numpy()
+    rng = np.random.default_rng(0)
+    batch = [_feats(rng, n) for n in (4, 1, 7)]
+    with torch.no_grad():
+        tf, lengths = model.encode(to_torch(batch))
+        nf, nlengths = net.encode(batch)
+        assert lengths == nlengths == [4, 1, 7]
+        for b, n in enumerate(lengths):
+            ref = torch.log_softmax(model.span_logits(tf, b, n), dim=-1).numpy()[np.triu_indices(n + 1, 1)]
+            np.testing.assert_allclose(net.span_log_probs(nf, b, n), ref, atol=1e-5)
+            # and the training formula (every span explicitly) gives the same logits
+            f = tf[b, : n + 1]
+            for i, j in [(0, n), (n - 1, n)]:
+                span = torch.cat([f[j, :6] - f[i, :6], f[i, 6:] - f[j, 6:]])
+                k = list(zip(*np.triu_indices(n + 1, 1), strict=True)).index((i, j))
+                np.testing.assert_allclose(net.span_logits(nf, b, n)[k], model.classify(span).numpy(), atol=1e-5)
+        pairs = np.array([[2, 4]]), np.array([[0, 1]]), np.array([3])
+        ref = model.remote_logits(tf, 0, *(torch.from_numpy(a) for a in pairs)).numpy()
+        np.testing.assert_allclose(net.remote_logits(nf, 0, *pairs), ref, atol=1e-5)
+
+
+def test_weights_file_round_trip_and_meta_update(tmp_path):
+    rng = np.random.default_rng(1)
+    vocab = _vocab()
+    torch = pytest.importorskip("torch")
+    from parsers.builtin.model import SpanModel
+
+    torch.manual_seed(1)
+    model = SpanModel(vocab, word_dim=8, tag_dim=4, hidden=6, mlp=5)
+    path = tmp_path / "w.npz"
+    save_weights(path, state=model.numpy_state(), vocab=vocab, config=model.config, meta={"seed": 1})
+    update_meta(path, stopped="test")
+    loaded_vocab, net, meta = load_weights(path)
+    assert loaded_vocab.labels == vocab.labels and meta == {"seed": 1, "stopped": "test"}
+    assert oct(path.stat().st_mode & 0o777) != oct(0o600)  # readable beyond the owner, as a normal file
+    # float16 storage: the decoded trees of the float16 weights are those of the float32 network on easy input
+    feats = [_feats(rng, 5)]
+    graphs = decode_batch(net, loaded_vocab, feats, [["a"] * 5])
+    assert len(graphs) == 1 and len([n for n, d in graphs[0].nodes(data=True) if d["layer"] == "0"]) == 5
+
+
+def test_not_a_weights_file_is_refused(tmp_path):
+    bad = tmp_path / "w.npz"
+    np.savez(bad, x=np.zeros(2))
+    with pytest.raises(ValueError, match="not a samsa span-parser weights file"):
+        load_weights(bad)

@@ -5,14 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from parsers.builtin.decode import cky
 from parsers.builtin.tree import Span, graph_to_spans, spans_to_graph
 from samsa.queries import scenes
 from samsa.ucca_eval import evaluate_corpus
 from samsa.ucca_xml import list_passage_files, load_passage
-
-torch = pytest.importorskip("torch")
-
-from parsers.builtin.model import cky  # noqa: E402
 
 
 def test_projection_of_the_paper_example(ucca_path):

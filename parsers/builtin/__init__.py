@@ -1,15 +1,16 @@
 """The ``builtin`` parser: a span-based UCCA parser trained by ``parsers/train.py``, CPU-only.
 
-The weights ship inside the package (``parsers/builtin/weights/ucca-span-v2.pt``,
+The weights ship inside the package (``parsers/builtin/weights/ucca-span-v2.npz``,
 float16); the file records the training command, data hashes and dev scores.
-Needs PyTorch (``pip install torch==2.13.0``, the CPU build) and spaCy with an
-English model. Primary units and remote edges are predicted; implicit units
-are not (see docs/parser.md).
+Inference runs on numpy (``runtime.py``) and spaCy with an English model; PyTorch
+is needed only to train (the ``train`` extra). Primary units and remote edges
+are predicted; implicit units are not (see docs/parser.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
@@ -22,8 +23,7 @@ from samsa.graph import new_passage
 
 __all__ = ["DEFAULT_WEIGHTS", "BuiltinParser", "make"]
 
-DEFAULT_WEIGHTS = "ucca-span-v2.pt"
-FORMATS = ("samsa-ucca-span-v1", "samsa-ucca-span-v2")  # v1: no remote-edge classifier
+DEFAULT_WEIGHTS = "ucca-span-v2.npz"
 
 
 class BuiltinParser:
@@ -41,35 +41,33 @@ class BuiltinParser:
         weights: str | Path | None = None,
         model: str | None = None,
         batch_size: int = 64,
-        threads: int = 0,
+        threads: int = 1,
         scene_bias: float | None = None,
     ) -> None:
-        try:
-            import torch
-        except ImportError as e:
-            raise PluginUnavailable("the built-in parser needs PyTorch: pip install torch==2.13.0") from e
-        from parsers.builtin.model import SpanModel, Vocab
+        from parsers.builtin.runtime import load_weights
 
-        if threads:
-            torch.set_num_threads(threads)
         path = Path(weights) if weights else Path(str(resources.files("parsers.builtin") / "weights" / DEFAULT_WEIGHTS))
         if not path.is_file():
             raise PluginUnavailable(f"parser weights not found at {path}")
-        blob = torch.load(path, map_location="cpu", weights_only=True)  # no pickled code from a weights file
-        if blob.get("format") not in FORMATS:
-            raise PluginUnavailable(f"{path} is not a samsa span-parser weights file")
-        self.vocab = Vocab(**blob["vocab"])
-        self.net = SpanModel(self.vocab, **blob["config"])
-        self.net.load_state_dict({k: v.float() if v.is_floating_point() else v for k, v in blob["state"].items()})
-        self.net.eval()
-        self.meta = blob["meta"]
+        try:
+            self.vocab, self.net, self.meta = load_weights(path)
+        except (ValueError, OSError, KeyError) as e:
+            raise PluginUnavailable(f"{path}: cannot read parser weights ({e})") from None
         # off by default (it costs 0.5-0.7 labeled F1); parsers/calibrate.py stores the dev-calibrated value in
         # meta["decode"]["scene_bias"], which makes the parser find about as many Scenes as the annotators
         self.scene_bias = 0.0 if scene_bias is None else scene_bias
         self.calibrated_scene_bias = float(self.meta.get("decode", {}).get("scene_bias", 0.0))
         self.weights = path
         self.batch_size = batch_size
+        self.threads = threads
         self._model_name = model
+        self._digest: str | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled for worker processes without the spaCy pipeline (each worker loads its own, once)."""
+        state = dict(self.__dict__)
+        state.pop("nlp", None)
+        return state
 
     @cached_property
     def nlp(self) -> Any:
@@ -81,31 +79,66 @@ class BuiltinParser:
         return [t.text for t in self.nlp.tokenizer(sentence) if not t.is_space]
 
     def parse(self, sentences: Sequence[str | Sequence[str]]) -> list[nx.DiGraph]:
-        import torch
-
-        from parsers.builtin.model import featurize
-        from parsers.builtin.parse import decode_batch
+        """One graph per sentence, in order; graph ``k`` gets passage ID ``k`` (1-based)."""
+        from parsers.builtin.decode import decode_batch
+        from parsers.builtin.features import featurize
 
         tokens = [self.tokenize(s) if isinstance(s, str) else list(s) for s in sentences]
-        out: list[nx.DiGraph] = []
+        # batches of similar length: the BiLSTM then computes little padding
+        order = sorted((k for k, t in enumerate(tokens) if t), key=lambda k: len(tokens[k]))
+        out: list[nx.DiGraph | None] = [None] * len(tokens)
         # not needed by the parser; checked not to change tags, dependencies or vectors (docs/parser.md)
         unused = [p for p in ("ner", "lemmatizer", "attribute_ruler") if p in self.nlp.pipe_names]
-        with torch.no_grad(), self.nlp.select_pipes(disable=unused):
-            for b in range(0, len(tokens), self.batch_size):
-                chunk = tokens[b : b + self.batch_size]
-                nonempty = [t for t in chunk if t]
-                feats = featurize(self.nlp, self.vocab, nonempty)
-                graphs = iter(decode_batch(self.net, self.vocab, feats, nonempty, scene_bias=self.scene_bias))
-                for k, t in enumerate(chunk):
-                    g = next(graphs) if t else new_passage()
-                    g.graph["passage_id"] = str(b + k + 1)
-                    out.append(g)
-        return out
+        with _blas_threads(self.threads), self.nlp.select_pipes(disable=unused):
+            for idx in _batches(order, [len(t) for t in tokens], self.batch_size):
+                batch = [tokens[k] for k in idx]
+                feats = featurize(self.nlp, self.vocab, batch)
+                graphs = decode_batch(self.net, self.vocab, feats, batch, batch=self.batch_size,
+                                      scene_bias=self.scene_bias)  # fmt: skip
+                for k, g in zip(idx, graphs, strict=True):
+                    out[k] = g
+        done = [new_passage() if g is None else g for g in out]
+        for k, g in enumerate(done, 1):
+            g.graph["passage_id"] = str(k)
+        return done
 
     def signature(self) -> str:
         """Parser, weights file and decoding bias: enough to say which parse a SAMSA number used."""
         bias = f"+scene_bias.{self.scene_bias:g}" if self.scene_bias else ""
         return f"{self.name}+{self.weights.stem}{bias}"
+
+    def cache_key(self) -> str:
+        """The signature plus everything else that changes a parse: weights digest and spaCy model."""
+        from aligners.annotate import spacy_model_id
+        from parsers.builtin.runtime import weights_digest
+
+        if self._digest is None:
+            self._digest = weights_digest(self.weights)
+        return f"{self.signature()}|sha256:{self._digest}|spacy:{spacy_model_id(self._model_name)}"
+
+
+def _batches(order: list[int], lengths: list[int], size: int, budget: int = 2048) -> Iterator[list[int]]:
+    """Cut length-sorted indices into batches of at most ``size`` sentences and ``budget`` padded tokens."""
+    batch: list[int] = []
+    for k in order:
+        if batch and (len(batch) == size or (len(batch) + 1) * lengths[k] > budget):
+            yield batch
+            batch = []
+        batch.append(k)
+    if batch:
+        yield batch
+
+
+@contextmanager
+def _blas_threads(n: int) -> Iterator[None]:
+    """Limit numpy's BLAS to ``n`` threads (0: leave it): tiny matrices run slower on spinning threads."""
+    if not n:
+        yield
+        return
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=n, user_api="blas"):
+        yield
 
 
 def make(*, weights: str | None = None, model: str | None = None, scene_bias: float | None = None) -> BuiltinParser:

@@ -1,85 +1,47 @@
-"""The built-in UCCA parser's network, featurization and CKY decoder (PyTorch, CPU).
+"""The built-in UCCA parser's network for training (PyTorch; inference runs on ``runtime.py``'s numpy twin).
 
-Input per token: a word embedding learned from the UCCA training data, spaCy's
-96-dimensional ``tok2vec`` vector (pre-trained, from ``en_core_web_sm``), and
+Input per token (``parsers/builtin/features.py``): a word embedding learned from
+the UCCA training data, spaCy's 96-dimensional ``tok2vec`` vector, and
 embeddings of spaCy's PTB tag and dependency label. A 2-layer BiLSTM produces
 fencepost states; a span (i, j) is represented by the differences of forward
 and backward states at its boundaries (Stern et al. 2017) and classified by an
 MLP into a UCCA label (unary chains as ``A/C``) or "no unit". Training is
 independent span classification (cross-entropy); decoding is an exact CKY over
-``log p(label) - log p(none)``, which returns the best properly nested set of
-spans (Kitaev & Klein style, binarization nodes free). A second MLP labels
-(Scene span, unit span) pairs of the decoded tree with a remote-edge category
-or "none" (``parsers/builtin/remotes.py``); both are trained jointly.
+``log p(label) - log p(none)`` (``decode.py``), which returns the best properly
+nested set of spans (Kitaev & Klein style, binarization nodes free). A second
+MLP labels (Scene span, unit span) pairs of the decoded tree with a
+remote-edge category or "none" (``parsers/builtin/remotes.py``); both are
+trained jointly. Needs the ``train`` extra (``pip install "samsa-metric[train]"``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import torch
 from torch import nn
 
+from parsers.builtin.features import VECTOR_DIM, Featurized, Vocab
 from parsers.builtin.remotes import N_BUCKETS
+from parsers.builtin.runtime import NumpySpanNet
 
-__all__ = ["NONE", "Featurized", "SpanModel", "Vocab", "cky", "featurize", "pair_tensors"]
-
-NONE = "<none>"
-PAD, UNK = "<pad>", "<unk>"
+__all__ = ["SpanModel", "TorchFeatures", "pair_tensors", "to_torch"]
 
 
-@dataclass
-class Vocab:
-    """String <-> id tables for words, tags, dependency labels and span labels."""
+class TorchFeatures:
+    """A :class:`Featurized` sentence as tensors."""
 
-    words: list[str]
-    tags: list[str]
-    deps: list[str]
-    labels: list[str]  # labels[0] == NONE
-    remotes: list[str] = field(default_factory=list)  # remote-edge categories, remotes[0] == NONE; empty: none
-
-    def __post_init__(self) -> None:
-        self.word_id = {w: k for k, w in enumerate(self.words)}
-        self.tag_id = {w: k for k, w in enumerate(self.tags)}
-        self.dep_id = {w: k for k, w in enumerate(self.deps)}
-        self.label_id = {w: k for k, w in enumerate(self.labels)}
-        self.remote_id = {w: k for k, w in enumerate(self.remotes)}
-
-    def to_dict(self) -> dict[str, list[str]]:
-        return {"words": self.words, "tags": self.tags, "deps": self.deps, "labels": self.labels,
-                "remotes": self.remotes}  # fmt: skip
+    def __init__(self, f: Featurized) -> None:
+        self.words = torch.from_numpy(f.words)
+        self.tags = torch.from_numpy(f.tags)
+        self.deps = torch.from_numpy(f.deps)
+        self.vectors = torch.from_numpy(f.vectors)
 
 
-@dataclass
-class Featurized:
-    """One sentence, ready for the network."""
-
-    words: torch.Tensor  # (n,) int64
-    tags: torch.Tensor
-    deps: torch.Tensor
-    vectors: torch.Tensor  # (n, 96) float32
-
-
-def featurize(nlp: Any, vocab: Vocab, sentences: Sequence[Sequence[str]], batch_size: int = 256) -> list[Featurized]:
-    """spaCy-annotate token lists (kept as given) and map them to ids."""
-    from spacy.tokens import Doc
-
-    out = []
-    docs = (Doc(nlp.vocab, words=list(s)) for s in sentences)
-    unk = vocab.word_id[UNK]
-    for doc in nlp.pipe(docs, batch_size=batch_size):
-        out.append(
-            Featurized(
-                torch.tensor([vocab.word_id.get(t.lower_, unk) for t in doc], dtype=torch.long),
-                torch.tensor([vocab.tag_id.get(t.tag_, 1) for t in doc], dtype=torch.long),
-                torch.tensor([vocab.dep_id.get(t.dep_, 1) for t in doc], dtype=torch.long),
-                torch.from_numpy(np.asarray(doc.tensor, dtype=np.float32).reshape(len(doc), -1)[:, :96].copy()),
-            )
-        )
-    return out
+def to_torch(feats: Sequence[Featurized]) -> list[TorchFeatures]:
+    return [TorchFeatures(f) for f in feats]
 
 
 class SpanModel(nn.Module):
@@ -91,10 +53,10 @@ class SpanModel(nn.Module):
         self.word = nn.Embedding(len(vocab.words), word_dim, padding_idx=0)
         self.tag = nn.Embedding(len(vocab.tags), tag_dim, padding_idx=0)
         self.dep = nn.Embedding(len(vocab.deps), tag_dim, padding_idx=0)
-        self.boundary = nn.Parameter(torch.zeros(2, word_dim + 2 * tag_dim + 96))
+        self.boundary = nn.Parameter(torch.zeros(2, word_dim + 2 * tag_dim + VECTOR_DIM))
         self.drop = nn.Dropout(dropout)
-        self.lstm = nn.LSTM(word_dim + 2 * tag_dim + 96, hidden, num_layers=2, bidirectional=True, batch_first=True,
-                            dropout=dropout)  # fmt: skip
+        self.lstm = nn.LSTM(word_dim + 2 * tag_dim + VECTOR_DIM, hidden, num_layers=2, bidirectional=True,
+                            batch_first=True, dropout=dropout)  # fmt: skip
         self.classify = nn.Sequential(
             nn.Linear(2 * hidden, mlp), nn.ReLU(), nn.Dropout(dropout), nn.Linear(mlp, len(vocab.labels))
         )
@@ -107,7 +69,7 @@ class SpanModel(nn.Module):
                 nn.Linear(remote_mlp, len(vocab.remotes)),
             )  # fmt: skip
 
-    def encode(self, batch: Sequence[Featurized]) -> tuple[torch.Tensor, list[int]]:
+    def encode(self, batch: Sequence[TorchFeatures]) -> tuple[torch.Tensor, list[int]]:
         """Fencepost features (B, n+1, 2*hidden) for a batch of sentences."""
         lengths = [len(f.words) for f in batch]
         width = max(lengths) + 2
@@ -158,6 +120,14 @@ class SpanModel(nn.Module):
         )
         return self.remote(self.drop(x))
 
+    def numpy_state(self) -> dict[str, np.ndarray]:
+        """The parameters as float32 arrays under their state_dict names (for ``save_weights``)."""
+        return {k: v.detach().float().numpy().copy() for k, v in self.state_dict().items()}
+
+    def to_numpy(self) -> NumpySpanNet:
+        """The inference twin with the current parameters (dev evaluation decodes exactly as the shipped parser)."""
+        return NumpySpanNet(self.numpy_state(), self.config)
+
 
 def pair_tensors(pairs: Sequence[Any]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """(scene spans, unit spans, buckets) of :class:`~parsers.builtin.remotes.Pair` objects, for ``remote_logits``."""
@@ -166,37 +136,3 @@ def pair_tensors(pairs: Sequence[Any]) -> tuple[torch.Tensor, torch.Tensor, torc
         torch.tensor([p.unit_span for p in pairs], dtype=torch.long).reshape(-1, 2),
         torch.tensor([p.bucket for p in pairs], dtype=torch.long),
     )
-
-
-def cky(scores: np.ndarray) -> list[tuple[int, int]]:
-    """Best nested set of spans under per-span gains (``scores[i, j]``; a span is kept iff its gain > 0).
-
-    Every span of the best binary bracketing is "free" (gain 0) unless its gain is
-    positive, so the result is the highest-scoring tree whose units are the
-    positive spans it contains. ``scores`` is (n+1, n+1); the whole sentence (0, n)
-    is included when its own gain is positive.
-    """
-    n = scores.shape[0] - 1
-    gain = np.maximum(scores, 0.0)
-    chart = np.zeros((n + 1, n + 1))
-    split = np.zeros((n + 1, n + 1), dtype=np.int64)
-    for i in range(n):
-        chart[i, i + 1] = gain[i, i + 1]
-    for length in range(2, n + 1):
-        starts = np.arange(0, n - length + 1)
-        mids = starts[:, None] + np.arange(1, length)[None, :]
-        vals = chart[starts[:, None], mids] + chart[mids, starts[:, None] + length]
-        best = vals.argmax(axis=1)
-        ends = starts + length
-        chart[starts, ends] = gain[starts, ends] + vals[np.arange(len(starts)), best]
-        split[starts, ends] = mids[np.arange(len(starts)), best]
-    out: list[tuple[int, int]] = []
-    todo = [(0, n)]
-    while todo:
-        i, j = todo.pop()
-        if scores[i, j] > 0:
-            out.append((i, j))
-        if j - i > 1:
-            k = int(split[i, j])
-            todo.extend([(i, k), (k, j)])
-    return out

@@ -132,7 +132,7 @@ def _gap_filler(term, parent, children, tokens_of, gap, u):
 def spans_to_graph(tokens: list[str], spans: list[Span], passage_id: str = "1") -> nx.DiGraph:
     """Build a UCCA passage from tokens and nested labeled spans (crossing spans are dropped)."""
     g = G.new_passage(passage_id)
-    terms = [G.add_terminal(g, t, punct=not any(ch.isalnum() for ch in t)) for t in tokens]
+    terms = [G.add_terminal(g, t, punct=not any(ch.isalnum() for ch in t), position=k) for k, t in enumerate(tokens, 1)]
     ordered = sorted(spans, key=lambda s: (s.start, -(s.end - s.start)))
     stack: list[tuple[int, int, str]] = [(0, len(tokens), G.ROOT_ID)]
     owner = [G.ROOT_ID] * len(tokens)  # innermost unit of each token
@@ -184,12 +184,12 @@ def spans_to_graph(tokens: list[str], spans: list[Span], passage_id: str = "1") 
 
 
 def _drop_empty_units(g: nx.DiGraph) -> None:
-    """Units left without any terminal (a malformed prediction) are removed."""
-    changed = True
-    while changed:
-        changed = False
-        for n in list(g):
-            d = g.nodes[n]
-            if n != G.ROOT_ID and d["layer"] == "1" and not list(g.successors(n)):
-                g.remove_node(n)
-                changed = True
+    """Units left without any terminal (a malformed prediction) are removed, bottom-up."""
+    todo = [n for n in g if n != G.ROOT_ID and g.nodes[n]["layer"] == "1" and not g.out_degree(n)]
+    while todo:
+        n = todo.pop()
+        if n not in g or g.out_degree(n):
+            continue
+        parents = list(g.predecessors(n))
+        g.remove_node(n)
+        todo.extend(p for p in parents if p != G.ROOT_ID and not g.out_degree(p))

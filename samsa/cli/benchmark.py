@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from samsa.cli.common import add_runtime_options, dask_target, open_cache
 from samsa.cli.reproduce import default_data_dir
 from samsa.fileio import atomic_write_text, read_lines
 
@@ -31,6 +32,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--aligner", default="exact", help="aligner for SAMSA (default: %(default)s)")
     p.add_argument("--json", metavar="OUT", help="write the full result as JSON")
     p.add_argument("--csv", metavar="OUT", help="write system-level scores as CSV (input of samsa correlate)")
+    add_runtime_options(p)
     p.set_defaults(run=run)
 
 
@@ -39,7 +41,18 @@ def run(args: argparse.Namespace) -> int:
 
     names = args.name or [Path(f).name for f in args.system]
     systems = {n: read_lines(f, max_tokens=None) for n, f in zip(names, args.system, strict=True)}
-    result = benchmark_hsplit(args.data, systems, first=args.first, samsa=args.samsa, aligner=args.aligner)
+    from samsa.pipeline import progress_bar, worker_count
+
+    cache = open_cache(args) if args.samsa else None
+    bar = progress_bar(None, "samsa", args.quiet)
+    try:
+        result = benchmark_hsplit(args.data, systems, first=args.first, samsa=args.samsa, aligner=args.aligner,
+                                  jobs=worker_count(args.jobs), dask=dask_target(args), cache=cache,
+                                  progress=bar.update)  # fmt: skip
+    finally:
+        bar.close()
+        if cache is not None:
+            cache.close()
     rows = []
     header = None
     for system, by_ref in result["systems"].items():

@@ -25,6 +25,12 @@ def add_aligner_options(p: argparse.ArgumentParser, default: str = "exact") -> N
 
 def build_aligner(args: argparse.Namespace) -> Any:
     """The aligner named on the command line, with the options that apply to it."""
+    name, options = aligner_spec(args)
+    return get_aligner(name, **options)
+
+
+def aligner_spec(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    """(versioned registry name, options) of the aligner named on the command line: what a worker builds."""
     name = resolve("aligners", args.aligner)
     options: dict[str, Any] = {}
     if name.startswith(("sultan.", "lemma.")):
@@ -32,4 +38,47 @@ def build_aligner(args: argparse.Namespace) -> Any:
     if name.startswith("sultan."):
         options["ppdb"] = args.ppdb
         options["faithful_bugs"] = args.faithful_bugs
-    return get_aligner(name, **options)
+    return name, options
+
+
+def add_runtime_options(p: argparse.ArgumentParser, *, parses: bool = True) -> None:
+    """--jobs, Dask, the parse cache and --quiet: how the work runs, never what it computes."""
+    g = p.add_argument_group("running")
+    g.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="worker processes, each loading the models once (0 = one per core; default: %(default)s); "
+                        "outputs are identical for every N")  # fmt: skip
+    g.add_argument(
+        "--dask",
+        metavar="local",
+        choices=("local",),
+        default=None,
+        help="run the workers on a local Dask cluster of --jobs processes (needs the dask extra)",
+    )
+    g.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="run the workers on the Dask cluster at ADDRESS (tcp://host:8786)",
+    )
+    if parses:
+        g.add_argument(
+            "--cache",
+            metavar="PATH",
+            default=None,
+            help="parse cache (SQLite; default: $SAMSA_CACHE or the user cache directory)",
+        )
+        g.add_argument("--no-cache", dest="use_cache", action="store_false", help="parse everything, store nothing")
+    g.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+
+
+def dask_target(args: argparse.Namespace) -> str | None:
+    return args.scheduler or args.dask
+
+
+def open_cache(args: argparse.Namespace) -> Any:
+    """The parse cache the options ask for, or None."""
+    if not getattr(args, "use_cache", False):
+        return None
+    from samsa.parse_cache import ParseCache
+
+    return ParseCache(args.cache)

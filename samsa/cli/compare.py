@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from samsa.cli.common import add_aligner_options, build_aligner
+from samsa.cli.common import add_aligner_options, add_runtime_options, build_aligner, dask_target, open_cache
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, read_lines
 from samsa.metric import Samsa
@@ -34,6 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sentence-separator", metavar="SEP", default=None)
     add_aligner_options(p)
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_runtime_options(p)
     p.set_defaults(run=run)
 
 
@@ -50,8 +51,18 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(path, min(len(lines), len(gold)) + 1,
                              f"has {len(lines)} lines but {args.ucca} holds {len(gold)} UCCA XML files")  # fmt: skip
         systems[path] = lines
+    from samsa.pipeline import parse_corpus, progress_bar, worker_count
+
     parser = get_parser(args.parser)
-    parsed = parser.parse([tokens(g) for g in gold])  # the gold tokenization is kept
+    cache = open_cache(args)
+    bar = progress_bar(len(gold), "parse", args.quiet)
+    try:  # the gold tokenization is kept
+        parsed = parse_corpus(parser, [tokens(g) for g in gold], cache=cache, jobs=worker_count(args.jobs),
+                              dask=dask_target(args), progress=bar.update)  # fmt: skip
+    finally:
+        bar.close()
+        if cache is not None:
+            cache.close()
     metric = Samsa(aligner=build_aligner(args), compat=args.compat, tokenizer=args.tokenizer,
                    separator=args.sentence_separator, parser=parser)  # fmt: skip
     result = compare_annotations(gold, parsed, systems, metric)

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from samsa.cli.common import add_runtime_options, dask_target, open_cache
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, check_line_counts, read_lines
 from samsa.lexical import SARI_VARIANTS
@@ -21,7 +22,7 @@ example (TurkCorpus, 8 references):
 """
 
 EPILOG = f"""\
-metrics: {", ".join(METRICS)}, samsa (needs --ucca).
+metrics: {", ".join(METRICS)}, samsa (gold UCCA with --ucca, else the built-in parser).
 Scales: 0-100 except fkgl (grade level), ld_sc/ld_sr (characters), splits (counts,
 percent, sentences per output, tokens per sentence). Every value comes with a
 signature saying how it was computed. An empty line in a reference file means that
@@ -61,8 +62,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--fkbleu-sign", choices=("printed", "readability"), default="printed", help="(default: %(default)s)"
     )
     p.add_argument("--sentence-separator", metavar="SEP", default=None, help="sentence separator for split statistics")
-    p.add_argument("--ucca", metavar="DIR", help="gold UCCA XML of the sources, for the samsa metric")
+    p.add_argument("--ucca", metavar="DIR",
+                   help="gold UCCA XML of the sources, for the samsa metric (default: parse --source)")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    add_runtime_options(p)
     p.set_defaults(run=run)
 
 
@@ -96,23 +99,37 @@ def run(args: argparse.Namespace) -> int:
     )  # fmt: skip
     result = evaluate_lexical(source, system, refs, [m for m in metrics if m != "samsa"], config)
     if "samsa" in metrics:
-        result.update(_samsa(args, system))
+        result.update(_samsa(args, source, system))
         result["signatures"] = {**result["signatures"], **result.pop("_samsa_signatures")}
     print(json.dumps(result, indent=2) if args.json else _table(result, metrics))
     return 0
 
 
-def _samsa(args: argparse.Namespace, system: list[str]) -> dict[str, Any]:
-    if not args.ucca:
-        raise InputError(None, None, "the samsa metric needs --ucca DIR (gold UCCA of the sources)")
+def _samsa(args: argparse.Namespace, source: list[str], system: list[str]) -> dict[str, Any]:
+    """SAMSA with the gold UCCA of --ucca, else with the built-in parser's UCCA of --source."""
     from samsa.metric import Samsa
+    from samsa.pipeline import Job, progress_bar, score_means, worker_count
     from samsa.registry import get_parser
 
-    parser = get_parser("xml", directory=args.ucca)
+    if args.ucca:
+        xml = get_parser("xml", directory=args.ucca)
+        xml.parse(len(system))  # checks the counts
+        sources, kind, parser, cache = xml.files, "xml", xml, None
+    else:
+        parser = get_parser("builtin")
+        sources, kind, cache = source, "parse", open_cache(args)
     metric = Samsa(separator=args.sentence_separator, parser=parser)
-    res = metric.corpus_score(parser.parse(system), system)
+    job = Job(parser=parser if kind == "parse" else None, separator=args.sentence_separator)
+    bar = progress_bar(len(system), "samsa", args.quiet)
+    try:
+        ((samsa_score, abl),) = score_means(sources, [system], job, kind=kind, jobs=worker_count(args.jobs),
+                                            dask=dask_target(args), cache=cache, progress=bar.update)  # fmt: skip
+    finally:
+        bar.close()
+        if cache is not None:
+            cache.close()
     sig = metric.signature()
-    return {"samsa": res.samsa, "samsa_abl": res.samsa_abl, "_samsa_signatures": {"samsa": sig, "samsa_abl": sig}}
+    return {"samsa": samsa_score, "samsa_abl": abl, "_samsa_signatures": {"samsa": sig, "samsa_abl": sig}}
 
 
 def _table(result: dict[str, Any], metrics: list[str]) -> str:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
+from samsa.cli.common import add_runtime_options, dask_target, open_cache
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, read_lines
+from samsa.pipeline import Item, Job, make_executor, progress_bar, run_items, worker_count
 from samsa.registry import available, get_parser
 from samsa.ucca_xml import to_standard_xml
 
@@ -29,8 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tokenizer", choices=("none", "spacy"), default="spacy",
                    help="'none': the input is tokenized, keep its tokens (default: %(default)s)")  # fmt: skip
     p.add_argument("--parser", default="builtin", help=f"parser (available: {', '.join(available('parsers'))})")
-    p.add_argument("--batch-size", type=int, default=256, help="sentences per batch (default: %(default)s)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_runtime_options(p)
     p.set_defaults(run=run)
 
 
@@ -43,16 +43,22 @@ def run(args: argparse.Namespace) -> int:
     sentences = [line.split() for line in lines] if args.tokenizer == "none" else lines
     width = max(6, len(str(len(lines))))
     out.mkdir(parents=True, exist_ok=True)
-    from tqdm import tqdm
-
-    bar = tqdm(total=len(lines), desc="parse", unit="sent", file=sys.stderr, disable=args.quiet or None)
-    for b in range(0, len(sentences), args.batch_size):
-        for k, g in enumerate(parser.parse(sentences[b : b + args.batch_size]), b + 1):
+    executor = make_executor(Job(parser=parser, score=False), jobs=worker_count(args.jobs), dask=dask_target(args))
+    cache = open_cache(args)
+    bar = progress_bar(len(lines), "parse", args.quiet)
+    try:
+        items = (Item("parse", s) for s in sentences)
+        stream = run_items(items, executor, cache=cache, parser=parser, return_graphs=True, progress=bar.update)
+        for k, (_, res) in enumerate(stream, 1):
+            g = res.graph
             name = f"{k:0{width}d}"
             g.graph["passage_id"] = name
             tmp = out / f".{name}.xml.tmp"
             tmp.write_bytes(to_standard_xml(g))
             tmp.replace(out / f"{name}.xml")
-        bar.update(min(args.batch_size, len(sentences) - b))
-    bar.close()
+    finally:
+        bar.close()
+        executor.close()
+        if cache is not None:
+            cache.close()
     return 0

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
-from samsa.cli.common import add_aligner_options, build_aligner
-from samsa.errors import InputError, ScoringError
-from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_write_text, read_lines
+from samsa.cli.common import (
+    add_aligner_options,
+    add_runtime_options,
+    aligner_spec,
+    build_aligner,
+    dask_target,
+    open_cache,
+)
+from samsa.errors import InputError
+from samsa.fileio import DEFAULT_MAX_TOKENS, read_lines
 from samsa.metric import Samsa
+from samsa.pipeline import Item, Job, make_executor, progress_bar, run_items, worker_count
 from samsa.registry import available, get_parser
 from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean
 from samsa.text import TOKENIZERS
@@ -80,16 +91,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help="reject lines longer than N tokens (default: %(default)s)",
     )
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_runtime_options(p)
     p.set_defaults(run=run)
-
-
-def _progress(total: int, quiet: bool):
-    if quiet:
-        return lambda it: it
-    from tqdm import tqdm
-
-    return lambda it: tqdm(it, total=total, desc="samsa", unit="sent", file=sys.stderr, disable=None, leave=False)
 
 
 def _read_system(path: str, max_tokens: int) -> list[str]:
@@ -108,48 +111,59 @@ def _check_count(system: str, n_out: int, where: str, n_src: int, what: str) -> 
                             "equal" if what == "holds" else ""))  # fmt: skip
 
 
+def _sources(args: argparse.Namespace, systems: dict[str, list[str]]) -> tuple[list[Item], Any]:
+    """One pipeline item per source line (gold XML file or raw sentence), and the parser (None for gold)."""
+    columns = list(zip(*systems.values(), strict=True))
+    if args.ucca:
+        xml = get_parser("xml", directory=args.ucca)
+        for path, outputs in systems.items():
+            _check_count(path, len(outputs), args.ucca, len(xml.files), "holds")
+        return [Item("xml", f, outs, str(f)) for f, outs in zip(xml.files, columns, strict=True)], xml
+    sources = read_lines(args.source, allow_empty_lines=False, max_tokens=args.max_tokens)
+    for path, outputs in systems.items():
+        _check_count(path, len(outputs), args.source, len(sources), "has")
+    try:
+        parser = get_parser(args.parser or "builtin")
+    except TypeError:
+        raise InputError(None, None, f"parser {args.parser!r} cannot parse raw text (it needs options, "
+                         "e.g. the xml parser needs --ucca DIR)") from None  # fmt: skip
+    items = [Item("parse", s, outs, f"{args.source}:{i}") for i, (s, outs) in enumerate(zip(sources, columns,
+                                                                                        strict=True), 1)]  # fmt: skip
+    return items, parser
+
+
 def run(args: argparse.Namespace) -> int:
     systems = {path: _read_system(path, args.max_tokens) for path in args.system}
     if args.per_sentence and len(systems) > 1:
         raise InputError(None, None, "--per-sentence needs a single --system file")
-    n = len(next(iter(systems.values())))
-    if args.ucca:
-        parser = get_parser("xml", directory=args.ucca)
-        for path, outputs in systems.items():
-            _check_count(path, len(outputs), args.ucca, len(parser.files), "holds")
-        graphs = parser.parse(n)
-        origins = [str(f) for f in parser.files]
-    else:
-        sources = read_lines(args.source, allow_empty_lines=False, max_tokens=args.max_tokens)
-        for path, outputs in systems.items():
-            _check_count(path, len(outputs), args.source, len(sources), "has")
-        try:
-            parser = get_parser(args.parser or "builtin")
-        except TypeError:
-            raise InputError(None, None, f"parser {args.parser!r} cannot parse raw text (it needs options, "
-                             "e.g. the xml parser needs --ucca DIR)") from None  # fmt: skip
-        graphs = parser.parse(sources)  # once per run, whatever the number of systems
-        origins = [f"{args.source}:{i}" for i in range(1, len(sources) + 1)]
-    metric = Samsa(
-        aligner=build_aligner(args),
-        compat=args.compat,
-        tokenizer=args.tokenizer,
-        separator=args.sentence_separator,
-        parser=parser,
-    )
-    summaries = []
-    for path, outputs in systems.items():
-        metric.prepare(graphs, outputs)
-        results: list[SentenceResult] = []
-        for i, (g, line) in enumerate(_progress(len(outputs), args.quiet)(zip(graphs, outputs, strict=True)), 1):
-            try:
-                results.append(metric.sentence_score(g, line))
-            except ScoringError as e:
-                raise InputError(origins[i - 1], None, f"{e} (system line {i})") from None
-        summaries.append({"system": path, **_summary(metric, results)})
-        if args.per_sentence:
-            rows = [json.dumps({"line": i, **r.to_dict()}, ensure_ascii=False) for i, r in enumerate(results, 1)]
-            atomic_write_text(args.per_sentence, "\n".join(rows) + "\n")
+    items, parser = _sources(args, systems)
+    parsing = parser is not None and not args.ucca
+    metric = Samsa(aligner=build_aligner(args), compat=args.compat, tokenizer=args.tokenizer,
+                   separator=args.sentence_separator, parser=parser)  # fmt: skip
+    job = Job(parser=parser if parsing else None, aligner=aligner_spec(args), compat=args.compat,
+              tokenizer=args.tokenizer, separator=args.sentence_separator)  # fmt: skip
+    totals = [_Totals() for _ in systems]
+    cache = open_cache(args) if parsing else None
+    rows = _RowWriter(args.per_sentence)
+    executor = make_executor(job, jobs=worker_count(args.jobs), dask=dask_target(args))
+    bar = progress_bar(len(items), "samsa", args.quiet)
+    try:
+        stream = run_items(items, executor, cache=cache, parser=parser if parsing else None, progress=bar.update)
+        for line, (item, res) in enumerate(stream, 1):
+            for total, r in zip(totals, res.results, strict=True):
+                if isinstance(r, str):
+                    raise InputError(item.origin or None, None, f"{r} (system line {line})")
+                total.add(r)
+            if rows.active:
+                rows.write({"line": line, **res.results[0].to_dict()})
+        rows.commit()
+    finally:
+        bar.close()
+        rows.discard()
+        executor.close()
+        if cache is not None:
+            cache.close()
+    summaries = [{"system": path, **t.summary(metric)} for path, t in zip(systems, totals, strict=True)]
     if args.format == "json":
         print(json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=2, ensure_ascii=False))
     else:
@@ -157,17 +171,66 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _summary(metric: Samsa, results: list[SentenceResult]) -> dict[str, Any]:
-    return {
-        "name": "SAMSA",
-        "samsa": corpus_mean([r.samsa for r in results]),
-        "samsa_abl": corpus_mean([r.samsa_abl for r in results]),
-        "n_lines": len(results),
-        "n_scenes": sum(r.n_scenes for r in results),
-        "n_output_sentences": sum(r.n_sentences for r in results),
-        "signature": metric.signature(),
-        "config": metric.config(),
-    }
+class _Totals:
+    """What the corpus summary needs of each sentence: its two scores and counts (no graphs, no detail)."""
+
+    def __init__(self) -> None:
+        self.samsa: list[float] = []
+        self.abl: list[float] = []
+        self.scenes = self.sentences = 0
+
+    def add(self, r: SentenceResult) -> None:
+        self.samsa.append(r.samsa)
+        self.abl.append(r.samsa_abl)
+        self.scenes += r.n_scenes
+        self.sentences += r.n_sentences
+
+    def summary(self, metric: Samsa) -> dict[str, Any]:
+        return {
+            "name": "SAMSA",
+            "samsa": corpus_mean(self.samsa),
+            "samsa_abl": corpus_mean(self.abl),
+            "n_lines": len(self.samsa),
+            "n_scenes": self.scenes,
+            "n_output_sentences": self.sentences,
+            "signature": metric.signature(),
+            "config": metric.config(),
+        }
+
+
+class _RowWriter:
+    """JSONL rows streamed to a temporary file beside the target, renamed over it only when the run succeeds."""
+
+    def __init__(self, target: str | None) -> None:
+        self.active = target is not None
+        self.target = Path(target) if target else None
+        self.fh = None
+        self.tmp: Path | None = None
+        if self.target is not None:
+            try:
+                fd, tmp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".tmp",
+                                           dir=self.target.parent if str(self.target.parent) else ".")  # fmt: skip
+            except OSError as e:
+                raise InputError(self.target, None, f"cannot write here: {e.strerror}") from None
+            self.tmp = Path(tmp)
+            self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+
+    def write(self, row: dict[str, Any]) -> None:
+        assert self.fh is not None
+        self.fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+    def commit(self) -> None:
+        if self.fh is not None and self.tmp is not None and self.target is not None:
+            self.fh.close()
+            self.fh = None
+            os.replace(self.tmp, self.target)
+            self.tmp = None
+
+    def discard(self) -> None:
+        if self.fh is not None:
+            self.fh.close()
+        if self.tmp is not None:
+            self.tmp.unlink(missing_ok=True)
 
 
 def _table(s: dict[str, Any]) -> str:

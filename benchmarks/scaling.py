@@ -1,0 +1,101 @@
+"""Scaling of ``samsa score --source`` with the corpus size: time and peak memory at 1k / 10k / 50k pairs.
+
+Usage:
+    python benchmarks/scaling.py [--sizes 1000 10000 50000] [--jobs 2]
+
+Workload: the WikiSplit test set (5,000 real sentence pairs, raw text; the
+split side as the system output), repeated to each size. ``--no-cache`` so that
+every sentence is really parsed (repetitions would otherwise be cache hits).
+Peak memory is the largest sum of RSS over the samsa process and all its
+descendants (the pool workers), sampled every 0.2 s from /proc (Linux). The
+per-worker rate gives a projection for 1M pairs on N Dask workers (linear in
+N: chunks are independent and only sentence scores come back). Writes
+``benchmarks/results/scaling.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _data import DATA, write_json
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tree_rss(pid: int) -> int:
+    """RSS (bytes) of ``pid`` and all its descendants."""
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            parents[int(d.name)] = int(stat[1])
+            rss[int(d.name)] = int(stat[21]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, IndexError, ValueError):
+            continue
+    family, frontier = {pid}, [pid]
+    while frontier:
+        p = frontier.pop()
+        for child, parent in parents.items():
+            if parent == p and child not in family:
+                family.add(child)
+                frontier.append(child)
+    return sum(rss.get(p, 0) for p in family)
+
+
+def run(cmd: list[str]) -> tuple[float, int]:
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    peak = 0
+    while proc.poll() is None:
+        peak = max(peak, tree_rss(proc.pid))
+        time.sleep(0.2)
+    wall = time.perf_counter() - start
+    if proc.returncode:
+        raise SystemExit(proc.stderr.read().decode() if proc.stderr else "failed")
+    return wall, peak
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 50000])
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    samsa = shutil.which("samsa") or str(Path(sys.executable).parent / "samsa")
+    d = DATA / "easse" / "test_sets" / "wikisplit"
+    src = (d / "wikisplit.test.untok.orig").read_text(encoding="utf-8").splitlines()
+    out = (d / "wikisplit.test.untok.split").read_text(encoding="utf-8").splitlines()
+    tmp = Path(tempfile.mkdtemp(prefix="samsa-scaling-"))
+    rows = []
+    for size in args.sizes:
+        reps = -(-size // len(src))
+        (tmp / "src.txt").write_text("\n".join((src * reps)[:size]) + "\n", encoding="utf-8")
+        (tmp / "sys.txt").write_text("\n".join((out * reps)[:size]) + "\n", encoding="utf-8")
+        cmd = [samsa, "score", "--source", str(tmp / "src.txt"), "--system", str(tmp / "sys.txt"), "--no-cache",
+               "--quiet", "--jobs", str(args.jobs), "--per-sentence", str(tmp / "rows.jsonl")]  # fmt: skip
+        wall, peak = run(cmd)
+        row = {"pairs": size, "wall_s": round(wall, 1), "pairs_per_s": round(size / wall, 1),
+               "peak_rss_mb": round(peak / 2**20, 1)}  # fmt: skip
+        print(row, file=sys.stderr, flush=True)
+        rows.append(row)
+    shutil.rmtree(tmp, ignore_errors=True)
+    rate = rows[-1]["pairs_per_s"] / args.jobs  # per worker, at the largest size
+    projection = {f"{n}_workers_hours": round(1_000_000 / (rate * n) / 3600, 2) for n in (2, 16, 64, 256)}
+    write = {"command": "python benchmarks/scaling.py " + " ".join(sys.argv[1:]), "jobs": args.jobs,
+             "results": rows, "per_worker_pairs_per_s": round(rate, 1), "projection_1M_pairs": projection}  # fmt: skip
+    print(write_json("scaling.json", write))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""Vocabulary and per-token input features of the built-in parser (numpy only: no PyTorch at inference).
+
+Input per token: a word id (vocabulary learned from the UCCA training data),
+spaCy's PTB tag and dependency label ids, and spaCy's 96-dimensional
+``tok2vec`` vector (pre-trained, from ``en_core_web_sm``). The training script
+converts these arrays to tensors; the inference runtime uses them as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = ["NONE", "PAD", "UNK", "VECTOR_DIM", "Featurized", "Vocab", "featurize"]
+
+NONE = "<none>"
+PAD, UNK = "<pad>", "<unk>"
+#: width of spaCy's tok2vec output used as a feature (en_core_web_sm: 96)
+VECTOR_DIM = 96
+
+
+@dataclass
+class Vocab:
+    """String <-> id tables for words, tags, dependency labels and span labels."""
+
+    words: list[str]
+    tags: list[str]
+    deps: list[str]
+    labels: list[str]  # labels[0] == NONE
+    remotes: list[str] = field(default_factory=list)  # remote-edge categories, remotes[0] == NONE; empty: none
+
+    def __post_init__(self) -> None:
+        self.word_id = {w: k for k, w in enumerate(self.words)}
+        self.tag_id = {w: k for k, w in enumerate(self.tags)}
+        self.dep_id = {w: k for k, w in enumerate(self.deps)}
+        self.label_id = {w: k for k, w in enumerate(self.labels)}
+        self.remote_id = {w: k for k, w in enumerate(self.remotes)}
+
+    def to_dict(self) -> dict[str, list[str]]:
+        return {"words": self.words, "tags": self.tags, "deps": self.deps, "labels": self.labels,
+                "remotes": self.remotes}  # fmt: skip
+
+
+@dataclass
+class Featurized:
+    """One sentence, ready for the network: ids (n,) int64 and vectors (n, 96) float32."""
+
+    words: np.ndarray
+    tags: np.ndarray
+    deps: np.ndarray
+    vectors: np.ndarray
+
+
+def featurize(nlp: Any, vocab: Vocab, sentences: Sequence[Sequence[str]], batch_size: int = 256) -> list[Featurized]:
+    """spaCy-annotate token lists (kept as given) and map them to ids."""
+    from spacy.tokens import Doc
+
+    out = []
+    docs = (Doc(nlp.vocab, words=list(s)) for s in sentences)
+    unk = vocab.word_id[UNK]
+    for doc in nlp.pipe(docs, batch_size=batch_size):
+        out.append(
+            Featurized(
+                np.array([vocab.word_id.get(t.lower_, unk) for t in doc], dtype=np.int64),
+                np.array([vocab.tag_id.get(t.tag_, 1) for t in doc], dtype=np.int64),
+                np.array([vocab.dep_id.get(t.dep_, 1) for t in doc], dtype=np.int64),
+                np.asarray(doc.tensor, dtype=np.float32).reshape(len(doc), -1)[:, :VECTOR_DIM].copy(),
+            )
+        )
+    return out

@@ -1,0 +1,217 @@
+"""The parser network at inference time, in numpy: embeddings, a 2-layer BiLSTM and two MLPs.
+
+The networks are tiny (about 3M parameters), so PyTorch would cost a multi-GB
+install and a second of import for nothing: this module computes the same
+functions as ``parsers/builtin/model.py``'s ``SpanModel`` in evaluation mode
+(``benchmarks/runtime_parity.py`` checks logits and decoded graphs against it).
+
+Weights live in one ``.npz`` file (no pickles: ``allow_pickle=False``): the
+tensors under their PyTorch ``state_dict`` names, stored as float16 and used as
+float32, plus a ``meta.json`` entry (format, vocabulary, network sizes, training
+record). :func:`save_weights` and :func:`update_meta` write it atomically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from parsers.builtin.features import Featurized, Vocab
+
+__all__ = ["FORMATS", "NumpySpanNet", "load_weights", "save_weights", "update_meta", "weights_digest"]
+
+#: v1: no remote-edge classifier; v2: remote edges
+FORMATS = ("samsa-ucca-span-v1", "samsa-ucca-span-v2")
+META_KEY = "meta.json"
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def log_softmax(x: np.ndarray) -> np.ndarray:
+    """Numerically stable log-softmax over the last axis (the order of operations of torch's)."""
+    shifted = x - x.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+
+
+class NumpySpanNet:
+    """Inference-only twin of ``SpanModel`` over a ``{state_dict name: float32 array}`` mapping."""
+
+    def __init__(self, state: Mapping[str, np.ndarray], config: Mapping[str, Any]) -> None:
+        self.s = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in state.items()}
+        self.config = dict(config)
+        self.hidden = int(config["hidden"])
+        self.has_remote = "remote.0.weight" in self.s
+        # both directions of a layer run in one loop: weights stacked on a leading axis of 2
+        self.layers = []
+        for k in range(2):
+            names = [f"lstm.{w}_l{k}{suffix}" for suffix in ("", "_reverse") for w in ("weight_ih", "weight_hh")]
+            w_ih = np.stack([self.s[names[0]].T, self.s[names[2]].T])  # (2, in, 4H)
+            w_hh = np.stack([self.s[names[1]].T, self.s[names[3]].T])  # (2, H, 4H)
+            bias = np.stack([self.s[f"lstm.bias_ih_l{k}{d}"] + self.s[f"lstm.bias_hh_l{k}{d}"]
+                             for d in ("", "_reverse")])  # fmt: skip
+            self.layers.append((np.ascontiguousarray(w_ih), np.ascontiguousarray(w_hh), bias[:, None, :]))
+        first = self.s["classify.0.weight"]
+        self.first_fwd = np.ascontiguousarray(first[:, : self.hidden].T)
+        self.first_bwd = np.ascontiguousarray(first[:, self.hidden :].T)
+
+    def _inputs(self, batch: Sequence[Featurized]) -> tuple[np.ndarray, np.ndarray]:
+        lengths = np.array([len(f.words) + 2 for f in batch])
+        width = int(lengths.max())
+        boundary = self.s["boundary"]
+        x = np.zeros((len(batch), width, boundary.shape[1]), dtype=np.float32)
+        for b, f in enumerate(batch):
+            n = len(f.words)
+            x[b, 0] = boundary[0]
+            x[b, 1 : n + 1] = np.concatenate(
+                [self.s["word.weight"][f.words], self.s["tag.weight"][f.tags], self.s["dep.weight"][f.deps], f.vectors],
+                axis=-1,
+            )
+            x[b, n + 1] = boundary[1]
+        return x, lengths
+
+    def _bilstm_layer(self, x: np.ndarray, rev: np.ndarray, layer: int) -> np.ndarray:
+        """One bidirectional layer over padded ``x`` (B, T, D) -> (B, T, 2H).
+
+        The backward direction reads each sentence reversed within its own
+        length (``rev``), so padding never reaches a real position: the same
+        result as PyTorch's packed sequences. Both directions run in one loop
+        (weights stacked on a leading axis), time-major, with in-place gate
+        arithmetic: the loop is the runtime's hot spot.
+        """
+        w_ih, w_hh, bias = self.layers[layer]
+        bsz, width, _ = x.shape
+        hid = self.hidden
+        rows = np.arange(bsz)[:, None]
+        both = np.stack([x, x[rows, rev]]).transpose(0, 2, 1, 3)  # (2, T, B, D), time-major
+        gates_x = (np.ascontiguousarray(both).reshape(2, width * bsz, -1) @ w_ih + bias).reshape(2, width, bsz, -1)
+        h = np.zeros((2, bsz, hid), dtype=np.float32)
+        c = np.zeros_like(h)
+        gates = np.empty((2, bsz, 4 * hid), dtype=np.float32)
+        cell = np.empty_like(h)
+        out = np.empty((2, width, bsz, hid), dtype=np.float32)
+        for t in range(width):
+            np.matmul(h, w_hh, out=gates)
+            gates += gates_x[:, t]
+            np.tanh(gates[..., 2 * hid : 3 * hid], out=cell)  # g
+            # sigmoid of all four blocks in place (the g block is not read again)
+            np.negative(gates, out=gates)
+            np.exp(gates, out=gates)
+            gates += 1.0
+            np.reciprocal(gates, out=gates)
+            c *= gates[..., hid : 2 * hid]  # f * c
+            cell *= gates[..., :hid]  # i * g
+            c += cell
+            np.tanh(c, out=h)
+            h *= gates[..., 3 * hid :]  # o * tanh(c)
+            out[:, t] = h
+        fwd = out[0].transpose(1, 0, 2)
+        bwd = out[1].transpose(1, 0, 2)[rows, rev]
+        return np.concatenate([fwd, bwd], axis=-1)
+
+    def encode(self, batch: Sequence[Featurized]) -> tuple[np.ndarray, list[int]]:
+        """Fencepost features (B, n+1, 2H) for a batch of sentences, as ``SpanModel.encode``."""
+        x, lengths = self._inputs(batch)
+        width = x.shape[1]
+        t = np.arange(width)[None, :]
+        rev = np.where(t < lengths[:, None], lengths[:, None] - 1 - t, t)
+        for layer in range(2):
+            x = self._bilstm_layer(x, rev, layer)
+        fwd, bwd = x[..., : self.hidden], x[..., self.hidden :]
+        fence = np.concatenate([fwd[:, :-1], bwd[:, 1:]], axis=-1)
+        return fence, [int(n) - 2 for n in lengths]
+
+    def span_logits(self, fence: np.ndarray, b: int, n: int) -> np.ndarray:
+        """Label logits (m, L) of the spans (i, j), i < j, of sentence ``b``, in ``np.triu_indices(n + 1, 1)`` order.
+
+        The MLP's first layer is linear in the fenceposts, so it is applied to
+        the n+1 states and the span features are differences of projections.
+        """
+        f = fence[b, : n + 1]
+        i, j = np.triu_indices(n + 1, 1)
+        pf = f[:, : self.hidden] @ self.first_fwd
+        pb = f[:, self.hidden :] @ self.first_bwd
+        hidden = np.maximum(pf[j] - pf[i] + pb[i] - pb[j] + self.s["classify.0.bias"], 0)
+        return hidden @ self.s["classify.3.weight"].T + self.s["classify.3.bias"]
+
+    def span_log_probs(self, fence: np.ndarray, b: int, n: int) -> np.ndarray:
+        """Label log-probabilities (m, L) of the spans i < j (``span_logits``' order): what the decoder reads."""
+        return log_softmax(self.span_logits(fence, b, n))
+
+    def span_vectors(self, fence: np.ndarray, b: int, spans: np.ndarray) -> np.ndarray:
+        f = fence[b]
+        fwd, bwd = f[:, : self.hidden], f[:, self.hidden :]
+        i, j = spans[:, 0], spans[:, 1]
+        return np.concatenate([fwd[j] - fwd[i], bwd[i] - bwd[j]], axis=-1)
+
+    def remote_logits(self, fence: np.ndarray, b: int, scenes: np.ndarray, units: np.ndarray,
+                      buckets: np.ndarray) -> np.ndarray:  # fmt: skip
+        """Remote-category logits (m, R) of (scene span, unit span) pairs of sentence ``b``."""
+        x = np.concatenate(
+            [self.span_vectors(fence, b, scenes), self.span_vectors(fence, b, units), self.s["bucket.weight"][buckets]],
+            axis=-1,
+        )
+        h = np.maximum(x @ self.s["remote.0.weight"].T + self.s["remote.0.bias"], 0)
+        return h @ self.s["remote.3.weight"].T + self.s["remote.3.bias"]
+
+
+def load_weights(path: str | os.PathLike[str]) -> tuple[Vocab, NumpySpanNet, dict[str, Any]]:
+    """Read a weights file: (vocabulary, network, training record). Raises ValueError when it is not one."""
+    with np.load(path, allow_pickle=False) as z:
+        if META_KEY not in z.files:
+            raise ValueError(f"{path} has no {META_KEY}: not a samsa span-parser weights file")
+        header = json.loads(z[META_KEY].tobytes().decode("utf-8"))
+        if header.get("format") not in FORMATS:
+            raise ValueError(f"{path} is not a samsa span-parser weights file (format {header.get('format')!r})")
+        state = {k[len("state/") :]: z[k] for k in z.files if k.startswith("state/")}
+    return Vocab(**header["vocab"]), NumpySpanNet(state, header["config"]), header["meta"]
+
+
+def save_weights(path: str | os.PathLike[str], *, state: Mapping[str, np.ndarray], vocab: Vocab,
+                 config: Mapping[str, Any], meta: Mapping[str, Any], fmt: str = FORMATS[-1]) -> None:  # fmt: skip
+    """Write weights (float tensors as float16) and their record; atomic (temporary file, then rename)."""
+    header = {"format": fmt, "vocab": vocab.to_dict(), "config": dict(config), "meta": dict(meta)}
+    arrays = {
+        f"state/{k}": (v.astype(np.float16) if np.issubdtype(v.dtype, np.floating) else v) for k, v in state.items()
+    }
+    arrays[META_KEY] = np.frombuffer(json.dumps(header, sort_keys=True).encode("utf-8"), dtype=np.uint8)
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.savez(fh, **arrays)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would make a shared weights file unreadable to others
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def update_meta(path: str | os.PathLike[str], **fields: Any) -> None:
+    """Add ``fields`` to a saved weights file's training record (atomic rewrite)."""
+    with np.load(path, allow_pickle=False) as z:
+        header = json.loads(z[META_KEY].tobytes().decode("utf-8"))
+        state = {k[len("state/") :]: z[k] for k in z.files if k.startswith("state/")}
+    header["meta"].update(fields)
+    save_weights(path, state=state, vocab=Vocab(**header["vocab"]), config=header["config"], meta=header["meta"],
+                 fmt=header["format"])  # fmt: skip
+
+
+def weights_digest(path: str | os.PathLike[str]) -> str:
+    """SHA-256 of a weights file (part of the parse-cache key: new weights never reuse old parses)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()

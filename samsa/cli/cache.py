@@ -1,0 +1,43 @@
+"""``samsa cache``: look at or empty the parse cache."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+DESCRIPTION = """\
+The parse cache keeps every graph a parser produced, keyed by the exact input and
+the parser's full signature (weights digest and spaCy model included), so each
+source is parsed once, ever. It lives in $SAMSA_CACHE, else in the user cache
+directory; --cache PATH names another file.
+
+examples:
+  samsa cache info
+  samsa cache clear --cache /tmp/parses.sqlite
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("cache", help="parse cache: info | clear", description=DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p.add_argument("action", choices=("info", "clear"))
+    p.add_argument("--cache", metavar="PATH", default=None, help="cache file (default: $SAMSA_CACHE or user cache)")
+    p.add_argument("--json", action="store_true", help="info as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from samsa.parse_cache import ParseCache
+
+    with ParseCache(args.cache) as cache:
+        if args.action == "clear":
+            print(f"removed {cache.clear()} parse(s) from {cache.path}")
+            return 0
+        info = cache.info()
+    if args.json:
+        print(json.dumps(info, indent=2))
+        return 0
+    print(f"path     {info['path']}\nentries  {info['entries']}\nsize     {info['bytes'] / 2**20:.1f} MiB")
+    for parser, n in info["parsers"].items():
+        print(f"  {n:>8}  {parser}")
+    return 0

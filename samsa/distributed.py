@@ -1,0 +1,85 @@
+"""Scoring on a Dask cluster (the optional ``dask`` extra): the same chunk worker, one per Dask worker.
+
+A :class:`~distributed.diagnostics.plugin.WorkerPlugin` builds the
+:class:`samsa.pipeline.Worker` (parser, aligner) once when a Dask worker
+joins, so models load once per worker, not once per task. Tasks are the
+pipeline's fixed-size chunks, submitted with a bounded window and gathered
+in input order; since corpus SAMSA is the mean of sentence scores, the
+result equals the single-process one exactly.
+
+``address="local"`` starts a :class:`~distributed.LocalCluster` of processes
+with one thread each; any other string is a scheduler address
+(``tcp://host:8786``), for example one started by dask-jobqueue on Slurm
+(README, "Scoring on a cluster").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from samsa.errors import PluginUnavailable
+from samsa.pipeline import Item, ItemResult, Job, Worker, _ordered_window
+
+__all__ = ["DaskExecutor", "SamsaWorkerPlugin"]
+
+try:  # the base class is needed at class-definition time; the extra is optional
+    from distributed.diagnostics.plugin import WorkerPlugin as _PluginBase
+except ImportError:  # pragma: no cover - exercised only without the extra
+    _PluginBase = object  # type: ignore[assignment,misc]
+
+
+class SamsaWorkerPlugin(_PluginBase):  # type: ignore[misc,valid-type]
+    """Builds one samsa Worker per Dask worker, under ``name`` (a digest of the job)."""
+
+    def __init__(self, job: Job, name: str) -> None:
+        self.job = job
+        self.name = name
+
+    def setup(self, worker: Any) -> None:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(1)
+        workers = getattr(worker, "samsa_workers", None)
+        if workers is None:
+            workers = worker.samsa_workers = {}
+        workers[self.name] = Worker(self.job)
+
+
+def _run_on_dask_worker(name: str, items: list[Item], return_graphs: bool) -> list[ItemResult]:
+    from distributed import get_worker
+
+    return get_worker().samsa_workers[name].run(items, return_graphs)
+
+
+class DaskExecutor:
+    """Run chunks on a Dask cluster; ``address`` is ``"local"`` or a scheduler address."""
+
+    def __init__(self, job: Job, address: str, *, workers: int = 2) -> None:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError as e:
+            raise PluginUnavailable("Dask scoring needs the dask extra: pip install 'samsa-metric[dask]'") from e
+        self.cluster = None
+        if address == "local":
+            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                        dashboard_address=None)  # fmt: skip
+            self.client = Client(self.cluster)
+        else:
+            self.client = Client(address)
+        self.name = "samsa-" + hashlib.sha256(pickle.dumps(job)).hexdigest()[:16]
+        self.client.register_plugin(SamsaWorkerPlugin(job, self.name), name=self.name)
+        self.width = 2 * max(len(self.client.scheduler_info().get("workers", {})), 1)
+
+    def map(self, tasks: Iterable[list[Item]], return_graphs: bool) -> Iterator[list[ItemResult]]:
+        def submit(t: list[Item]) -> Any:
+            return self.client.submit(_run_on_dask_worker, self.name, t, return_graphs, pure=False)
+
+        return _ordered_window(submit, tasks, self.width)
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()

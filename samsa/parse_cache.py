@@ -1,0 +1,225 @@
+"""A persistent cache of parsed UCCA graphs (SQLite), so that each source is parsed once, ever.
+
+Papers score dozens of systems on the same sources, and every ``score``,
+``benchmark`` or ``compare-annotations`` run used to parse them again. An entry
+is keyed by the parser's full cache key (signature, weights digest, spaCy model:
+``BuiltinParser.cache_key``) and the exact input (the token list, or the raw
+string for a parser that tokenizes itself), and stores the graph as
+:func:`samsa.graph.to_json`, compressed.
+
+Safety: SQLite transactions make a write all-or-nothing, so a writer killed
+with SIGKILL leaves either the old state or the new one; WAL mode and a busy
+timeout let several processes read and write at once. Every entry carries the
+SHA-256 of its payload and the parser key and input in clear: an entry whose
+digest, key or input does not match, or that does not decode to a graph of the
+right tokens, is deleted and treated as a miss (recomputed), never returned. A
+file that is not an SQLite database at all is moved aside and replaced.
+
+Where: ``--cache PATH`` or ``$SAMSA_CACHE``, else ``parses.sqlite`` in the user
+cache directory (``$XDG_CACHE_HOME/samsa``, ``~/.cache/samsa``, ``~/Library/Caches/samsa``
+or ``%LOCALAPPDATA%\\samsa``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import sys
+import time
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from samsa.errors import InputError
+from samsa.graph import from_json, to_json, tokens
+
+__all__ = ["SCHEMA", "ParseCache", "default_cache_path", "input_text"]
+
+SCHEMA = "samsa-parse-cache-1"
+_CREATE = """
+CREATE TABLE IF NOT EXISTS info (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS parses (
+    key BLOB PRIMARY KEY,
+    parser TEXT NOT NULL,
+    input TEXT NOT NULL,
+    payload BLOB NOT NULL,
+    digest BLOB NOT NULL,
+    created REAL NOT NULL
+) WITHOUT ROWID;
+"""
+
+
+def default_cache_path() -> Path:
+    """``$SAMSA_CACHE``, else the platform's user cache directory + ``samsa/parses.sqlite``."""
+    env = os.environ.get("SAMSA_CACHE")
+    if env:
+        return Path(env)
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "samsa" / "parses.sqlite"
+
+
+def input_text(sentence: str | Sequence[str]) -> str:
+    """The cache's canonical form of one parser input: raw text and token lists never collide."""
+    if isinstance(sentence, str):
+        return json.dumps(["text", sentence], ensure_ascii=False)
+    return json.dumps(["tokens", list(sentence)], ensure_ascii=False)
+
+
+def _key(parser_key: str, text: str) -> bytes:
+    return hashlib.sha256(f"{parser_key}\0{text}".encode()).digest()
+
+
+class ParseCache:
+    """Get and put parsed graphs by (parser key, input).
+
+    >>> import tempfile, pathlib
+    >>> from samsa.graph import from_tokens
+    >>> with ParseCache(pathlib.Path(tempfile.mkdtemp()) / "c.sqlite") as cache:
+    ...     cache.put_many("p", [["a", "b"]], [from_tokens(["a", "b"])])
+    ...     [g is not None for g in cache.get_many("p", [["a", "b"], ["c"]])]
+    [True, False]
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, timeout: float = 60.0) -> None:
+        self.path = Path(path) if path is not None else default_cache_path()
+        self.timeout = timeout
+        self.dropped = 0  # entries found corrupt or foreign and deleted
+        self._db = self._open()
+
+    # -- opening -----------------------------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+        db.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.executescript(_CREATE)
+        db.execute("INSERT OR IGNORE INTO info VALUES ('schema', ?)", (SCHEMA,))
+        (schema,) = db.execute("SELECT value FROM info WHERE name = 'schema'").fetchone()
+        if schema != SCHEMA:
+            db.close()
+            raise sqlite3.DatabaseError(f"schema {schema!r}, expected {SCHEMA!r}")
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise InputError(self.path, None, f"cannot create the parse cache's directory: {e.strerror}") from None
+        try:
+            return self._connect()
+        except sqlite3.DatabaseError as e:
+            if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
+                raise InputError(self.path, None, "parse cache is locked by another process; retry later") from None
+            if isinstance(e, sqlite3.OperationalError) and "unable to open" in str(e):
+                raise InputError(
+                    self.path, None, "cannot open the parse cache (try --cache PATH or --no-cache)"
+                ) from None
+            # not an SQLite file, or another program's database: keep it aside, start a fresh cache
+            aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
+            os.replace(self.path, aside)
+            print(f"samsa: warning: {self.path}: not a samsa parse cache ({e}); moved to {aside.name}, "
+                  "starting an empty one", file=sys.stderr)  # fmt: skip
+            return self._connect()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> ParseCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- entries -----------------------------------------------------------------------------------------------
+    def get_many(self, parser_key: str, sentences: Sequence[str | Sequence[str]]) -> list[nx.DiGraph | None]:
+        """The cached graph of each input, or ``None``; bad entries are deleted and reported as misses."""
+        texts = [input_text(s) for s in sentences]
+        keys = [_key(parser_key, t) for t in texts]
+        found: dict[bytes, tuple[str, str, bytes, bytes]] = {}
+        unique = list(dict.fromkeys(keys))
+        for b in range(0, len(unique), 500):  # SQLite's bound-variable limit
+            chunk = unique[b : b + 500]
+            rows = self._db.execute(
+                f"SELECT key, parser, input, payload, digest FROM parses WHERE key IN ({','.join('?' * len(chunk))})",
+                chunk,
+            ).fetchall()
+            found.update({bytes(r[0]): (r[1], r[2], bytes(r[3]), bytes(r[4])) for r in rows})
+        out: list[nx.DiGraph | None] = []
+        for sentence, text, key in zip(sentences, texts, keys, strict=True):
+            row = found.get(key)
+            g = None if row is None else self._check(parser_key, sentence, text, *row)
+            if row is not None and g is None:
+                self._drop(key)
+                found.pop(key)
+            out.append(g)
+        return out
+
+    def _check(self, parser_key: str, sentence: Any, text: str, parser: str, stored_input: str, payload: bytes,
+               digest: bytes) -> nx.DiGraph | None:  # fmt: skip
+        if parser != parser_key or stored_input != text or hashlib.sha256(payload).digest() != digest:
+            return None
+        try:
+            g = from_json(zlib.decompress(payload))
+        except (ValueError, zlib.error):
+            return None
+        if not isinstance(sentence, str) and tokens(g) != list(sentence):
+            return None
+        return g
+
+    def _drop(self, key: bytes) -> None:
+        self.dropped += 1
+        self._db.execute("DELETE FROM parses WHERE key = ?", (key,))
+
+    def put_many(self, parser_key: str, sentences: Sequence[str | Sequence[str]], graphs: Sequence[nx.DiGraph]) -> None:
+        """Store graphs (one transaction: all of them or, if the process dies, none)."""
+        rows = []
+        now = time.time()
+        for s, g in zip(sentences, graphs, strict=True):
+            text = input_text(s)
+            payload = zlib.compress(to_json(g).encode("utf-8"), 6)
+            rows.append((_key(parser_key, text), parser_key, text, payload, hashlib.sha256(payload).digest(), now))
+        with self._transaction():
+            self._db.executemany("INSERT OR REPLACE INTO parses VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    # -- maintenance -------------------------------------------------------------------------------------------
+    def info(self) -> dict[str, Any]:
+        """Path, size, entry count, and entries per parser key."""
+        per_parser = dict(self._db.execute("SELECT parser, COUNT(*) FROM parses GROUP BY parser ORDER BY parser"))
+        size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file()
+                   and not p.name.startswith(self.path.name + ".corrupt"))  # fmt: skip
+        return {"path": str(self.path), "schema": SCHEMA, "entries": sum(per_parser.values()), "bytes": size,
+                "parsers": per_parser}  # fmt: skip
+
+    def clear(self) -> int:
+        """Delete every entry; returns how many there were."""
+        with self._transaction():
+            (n,) = self._db.execute("SELECT COUNT(*) FROM parses").fetchone()
+            self._db.execute("DELETE FROM parses")
+        self._db.execute("VACUUM")
+        return int(n)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (rollback on error): writers queue on the busy timeout, never interleave."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        self.db.execute("ROLLBACK" if exc_type else "COMMIT")

@@ -1,0 +1,324 @@
+"""Parse and score a corpus chunk by chunk: in this process, in a process pool (``--jobs N``), or on Dask.
+
+One :class:`Worker` does the work of one chunk: load gold XML or parse raw
+sources (one parser call per chunk, so the parser batches them), then score
+each system's output lines against the graphs. The same worker runs in this
+process (``jobs=1``), in each process of a pool, or on each Dask worker; it
+is built once per process from a picklable :class:`Job`, so models load once
+per worker.
+
+Chunks have a fixed size (:data:`CHUNK`) whatever the number of workers, and
+results come back in input order, so the output is byte-identical for every
+``--jobs``. The parent process keeps only what is needed to merge: corpus
+SAMSA is the mean of sentence scores, so partial results merge exactly. The
+parse cache is read and written by the parent only (workers never touch it).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from samsa.errors import InputError, ScoringError
+
+__all__ = ["CHUNK", "Item", "ItemResult", "Job", "Worker", "make_executor", "parse_corpus", "run_items"]
+
+#: sentences per task: large enough to batch the parser well, small enough to keep memory flat
+CHUNK = 256
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every worker builds once: the parser (for raw sources) and the SAMSA settings (for scoring).
+
+    ``aligner`` is a registry name and its options, so that heavy aligners
+    (spaCy, PPDB) are built inside each worker rather than pickled.
+    """
+
+    parser: Any = None
+    aligner: tuple[str, dict[str, Any]] = ("exact", {})
+    compat: str = "paper"
+    tokenizer: str = "wordpunct"
+    separator: str | None = None
+    score: bool = True
+
+
+@dataclass(frozen=True)
+class Item:
+    """One source line: ``kind`` is ``parse`` (``source`` is text or tokens), ``graph`` or ``xml`` (a file path)."""
+
+    kind: str
+    source: Any
+    outputs: tuple[str, ...] = ()
+    origin: str = ""
+
+
+@dataclass
+class ItemResult:
+    """The graph (returned when it was parsed here or asked for) and one score per system, or an error text."""
+
+    graph: nx.DiGraph | None
+    results: list[Any] = field(default_factory=list)
+
+
+class Worker:
+    """Builds the models of a :class:`Job` once and runs chunks of :class:`Item`."""
+
+    def __init__(self, job: Job) -> None:
+        from samsa.metric import Samsa
+        from samsa.registry import get_aligner
+
+        self.job = job
+        self.metric = None
+        if job.score:
+            name, options = job.aligner
+            self.metric = Samsa(aligner=get_aligner(name, **options), compat=job.compat, tokenizer=job.tokenizer,
+                                separator=job.separator, parser=job.parser)  # fmt: skip
+
+    def graphs(self, items: Sequence[Item]) -> tuple[list[nx.DiGraph], list[bool]]:
+        """The graph of each item, and whether it was parsed here."""
+        from samsa.ucca_xml import load_passage
+
+        todo = [k for k, it in enumerate(items) if it.kind == "parse"]
+        parsed = iter(self.job.parser.parse([items[k].source for k in todo]) if todo else [])
+        out = []
+        for it in items:
+            if it.kind == "parse":
+                out.append(next(parsed))
+            elif it.kind == "xml":
+                out.append(load_passage(it.source))
+            else:
+                out.append(it.source)
+        return out, [it.kind == "parse" for it in items]
+
+    def run(self, items: Sequence[Item], return_graphs: bool = False) -> list[ItemResult]:
+        graphs, parsed = self.graphs(items)
+        out = [ItemResult(g if (p or return_graphs) else None) for g, p in zip(graphs, parsed, strict=True)]
+        if self.metric is None:
+            return out
+        n_systems = len(items[0].outputs) if items else 0
+        for s in range(n_systems):
+            outputs = [it.outputs[s] for it in items]
+            self.metric.prepare(graphs, outputs)
+            for res, g, line in zip(out, graphs, outputs, strict=True):
+                try:
+                    res.results.append(self.metric.sentence_score(g, line))
+                except ScoringError as e:
+                    res.results.append(f"{e}")
+        return out
+
+
+# -- executors: the same Worker in this process, in a process pool, or on Dask ---------------------------------
+
+_PROCESS_WORKER: Worker | None = None  # one per pool process, set by its initializer
+
+
+def _init_process(job: Job) -> None:
+    global _PROCESS_WORKER
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1)  # one intra-op thread per process: processes give the speed, not threads
+    _PROCESS_WORKER = Worker(job)
+
+
+def _run_in_process(items: Sequence[Item], return_graphs: bool) -> list[ItemResult]:
+    assert _PROCESS_WORKER is not None
+    return _PROCESS_WORKER.run(items, return_graphs)
+
+
+class SerialExecutor:
+    def __init__(self, job: Job) -> None:
+        self.worker = Worker(job)
+
+    def map(self, tasks: Iterable[list[Item]], return_graphs: bool) -> Iterator[list[ItemResult]]:
+        for t in tasks:
+            yield self.worker.run(t, return_graphs)
+
+    def close(self) -> None:
+        pass
+
+
+class PoolExecutor:
+    """A process pool; at most ``2 * jobs`` chunks in flight, results in input order."""
+
+    def __init__(self, job: Job, jobs: int) -> None:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
+
+        method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+        ctx = mp.get_context(method)
+        if method == "forkserver":
+            ctx.set_forkserver_preload(["samsa.pipeline", "samsa.metric"])
+        self.jobs = jobs
+        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_process, initargs=(job,))
+
+    def map(self, tasks: Iterable[list[Item]], return_graphs: bool) -> Iterator[list[ItemResult]]:
+        return _ordered_window((lambda t: self.pool.submit(_run_in_process, t, return_graphs)), tasks, 2 * self.jobs)
+
+    def close(self) -> None:
+        self.pool.shutdown(cancel_futures=True)
+
+
+def _ordered_window(submit: Callable[[Any], Any], tasks: Iterable[Any], width: int) -> Iterator[Any]:
+    """Submit tasks keeping ``width`` in flight; yield their results in submission order."""
+    pending: deque[Any] = deque()
+    for t in tasks:
+        pending.append(submit(t))
+        if len(pending) >= width:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def make_executor(job: Job, *, jobs: int = 1, dask: str | None = None) -> Any:
+    """``dask``: ``"local"`` for a LocalCluster of ``jobs`` workers, or a scheduler address; else a pool or serial."""
+    if dask:
+        from samsa.distributed import DaskExecutor
+
+        return DaskExecutor(job, dask, workers=max(jobs, 1))
+    if jobs > 1:
+        return PoolExecutor(job, jobs)
+    return SerialExecutor(job)
+
+
+# -- the corpus loop ------------------------------------------------------------------------------------------
+
+
+def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    chunk: list[Item] = []
+    for it in items:
+        chunk.append(it)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _with_cache(chunks: Iterable[list[Item]], cache: Any, key: str, hits: list[list[bool]]) -> Iterator[list[Item]]:
+    """Replace parse items whose graph is cached by graph items (``hits`` records which, per chunk)."""
+    for chunk in chunks:
+        todo = [k for k, it in enumerate(chunk) if it.kind == "parse"]
+        found = cache.get_many(key, [chunk[k].source for k in todo]) if todo else []
+        flags = [False] * len(chunk)
+        for k, g in zip(todo, found, strict=True):
+            if g is not None:
+                chunk[k] = Item("graph", g, chunk[k].outputs, chunk[k].origin)
+                flags[k] = True
+        hits.append(flags)
+        yield chunk
+
+
+def run_items(
+    items: Iterable[Item],
+    executor: Any,
+    *,
+    cache: Any = None,
+    parser: Any = None,
+    return_graphs: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[tuple[Item, ItemResult]]:
+    """Run items through ``executor`` chunk by chunk; parsed graphs go to ``cache`` (when given) as they come.
+
+    Yields ``(item, result)`` in input order; ``result.graph`` is set for parsed
+    items, and for all items with ``return_graphs``.
+    """
+    key = parser.cache_key() if cache is not None and parser is not None and hasattr(parser, "cache_key") else None
+    originals: deque[list[Item]] = deque()
+    hits: list[list[bool]] = []
+
+    def remember(chunks: Iterable[list[Item]]) -> Iterator[list[Item]]:
+        for c in chunks:
+            originals.append(list(c))
+            yield c
+
+    chunks: Iterable[list[Item]] = remember(_chunks(items, CHUNK))
+    if key is not None:
+        chunks = _with_cache(chunks, cache, key, hits)
+    for results in executor.map(chunks, return_graphs):
+        chunk = originals.popleft()
+        if key is not None:
+            hit = hits.pop(0)
+            new = [(it.source, r.graph) for it, r, h in zip(chunk, results, hit, strict=True)
+                   if it.kind == "parse" and not h and r.graph is not None]  # fmt: skip
+            if new:
+                cache.put_many(key, [s for s, _ in new], [g for _, g in new])
+        yield from zip(chunk, results, strict=True)
+        if progress is not None:
+            progress(len(chunk))
+
+
+def parse_corpus(
+    parser: Any,
+    sentences: Sequence[str | Sequence[str]],
+    *,
+    cache: Any = None,
+    jobs: int = 1,
+    dask: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[nx.DiGraph]:
+    """Parse sentences (cached, in parallel): graph ``k`` gets passage ID ``k`` (1-based), as ``parser.parse``."""
+    executor = make_executor(Job(parser=parser, score=False), jobs=jobs, dask=dask)
+    try:
+        items = (Item("parse", s) for s in sentences)
+        graphs = [r.graph for _, r in run_items(items, executor, cache=cache, parser=parser, return_graphs=True,
+                                                progress=progress)]  # fmt: skip
+    finally:
+        executor.close()
+    for k, g in enumerate(graphs, 1):
+        g.graph["passage_id"] = str(k)
+    return graphs
+
+
+def score_means(
+    sources: Sequence[Any],
+    systems: Sequence[Sequence[str]],
+    job: Job,
+    *,
+    kind: str = "parse",
+    jobs: int = 1,
+    dask: str | None = None,
+    cache: Any = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[tuple[float, float]]:
+    """Corpus (SAMSA, SAMSA-abl) of each system over ``sources`` (raw sentences, graphs or XML files per ``kind``).
+
+    Every system is scored in the same pass, so the sources are parsed once.
+    """
+    from samsa.scoring import corpus_mean
+
+    columns = list(zip(*systems, strict=True))
+    items = (Item(kind, src, outs, str(src) if kind == "xml" else "") for src, outs in zip(sources, columns,
+                                                                                            strict=True))  # fmt: skip
+    scores: list[tuple[list[float], list[float]]] = [([], []) for _ in systems]
+    executor = make_executor(job, jobs=jobs, dask=dask)
+    try:
+        parser = job.parser if kind == "parse" else None
+        for line, (item, res) in enumerate(run_items(items, executor, cache=cache, parser=parser,
+                                                     progress=progress), 1):  # fmt: skip
+            for (samsa, abl), r in zip(scores, res.results, strict=True):
+                if isinstance(r, str):
+                    raise InputError(item.origin or None, None, f"{r} (system line {line})")
+                samsa.append(r.samsa)
+                abl.append(r.samsa_abl)
+    finally:
+        executor.close()
+    return [(corpus_mean(a), corpus_mean(b)) for a, b in scores]
+
+
+def worker_count(jobs: int) -> int:
+    """``--jobs 0`` means one worker per CPU core."""
+    return jobs if jobs > 0 else (os.cpu_count() or 1)
+
+
+def progress_bar(total: int | None, desc: str, quiet: bool) -> Any:
+    """A tqdm bar on stderr (off when not a terminal, or with ``--quiet``)."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="sent", file=sys.stderr, disable=True if quiet else None, leave=False)

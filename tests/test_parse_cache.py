@@ -1,0 +1,148 @@
+"""The parse cache: hits and misses, changed signatures, corrupt or foreign entries, concurrent and killed writers."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from samsa.graph import add_edge, add_unit, from_tokens, tokens
+from samsa.parse_cache import ParseCache
+from samsa.ucca_xml import to_standard_xml
+
+
+def graph(words: list[str]):
+    g = from_tokens(words)
+    add_unit(g, "1.2")
+    add_edge(g, "1.1", "1.2", "H")
+    for k in range(1, len(words) + 1):
+        add_edge(g, "1.2", f"0.{k}", "Terminal")
+    return g
+
+
+def test_hit_miss_and_exact_round_trip(tmp_path):
+    with ParseCache(tmp_path / "c.sqlite") as cache:
+        g = graph(["John", "left", "."])
+        cache.put_many("parser-A", [["John", "left", "."]], [g])
+        hit, miss = cache.get_many("parser-A", [["John", "left", "."], ["John", "left"]])
+        assert miss is None and to_standard_xml(hit) == to_standard_xml(g)
+        assert cache.get_many("parser-A", ["John left ."]) == [None]  # raw text and tokens never collide
+        assert cache.info()["entries"] == 1
+
+
+def test_changed_parser_signature_misses(tmp_path):
+    with ParseCache(tmp_path / "c.sqlite") as cache:
+        cache.put_many("builtin.v1+w|sha256:aaa", [["a"]], [graph(["a"])])
+        assert cache.get_many("builtin.v1+w|sha256:bbb", [["a"]]) == [None]
+        assert cache.get_many("builtin.v1+w|sha256:aaa", [["a"]])[0] is not None
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE parses SET payload = X'00112233'",  # corrupt bytes (digest no longer matches)
+        'UPDATE parses SET input = \'["tokens", ["b"]]\'',  # a foreign entry under this key
+        "UPDATE parses SET parser = 'other'",
+    ],
+)
+def test_corrupt_or_foreign_entries_are_dropped_never_returned(tmp_path, damage):
+    path = tmp_path / "c.sqlite"
+    with ParseCache(path) as cache:
+        cache.put_many("p", [["a", "b"]], [graph(["a", "b"])])
+    db = sqlite3.connect(path)
+    db.execute(damage)
+    db.commit()
+    db.close()
+    with ParseCache(path) as cache:
+        assert cache.get_many("p", [["a", "b"]]) == [None]
+        assert cache.dropped == 1 and cache.info()["entries"] == 0
+
+
+def test_payload_with_valid_digest_but_wrong_tokens_is_dropped(tmp_path):
+    import hashlib
+    import zlib
+
+    from samsa.graph import to_json
+
+    path = tmp_path / "c.sqlite"
+    with ParseCache(path) as cache:
+        cache.put_many("p", [["a", "b"]], [graph(["a", "b"])])
+    payload = zlib.compress(to_json(graph(["x", "y"])).encode())
+    db = sqlite3.connect(path)
+    db.execute("UPDATE parses SET payload = ?, digest = ?", (payload, hashlib.sha256(payload).digest()))
+    db.commit()
+    db.close()
+    with ParseCache(path) as cache:
+        assert cache.get_many("p", [["a", "b"]]) == [None]
+
+
+def test_a_file_that_is_not_a_cache_is_moved_aside(tmp_path, capsys):
+    path = tmp_path / "c.sqlite"
+    path.write_bytes(b"this is not an sqlite database" * 100)
+    with ParseCache(path) as cache:
+        cache.put_many("p", [["a"]], [graph(["a"])])
+        assert cache.get_many("p", [["a"]])[0] is not None
+    assert "moved to" in capsys.readouterr().err
+    assert len(list(tmp_path.glob("c.sqlite.corrupt-*"))) == 1
+
+
+def _writer(path: str, start: int, n: int) -> None:
+    with ParseCache(path) as cache:
+        for k in range(start, start + n, 10):
+            sents = [[f"w{j}", "x"] for j in range(k, k + 10)]
+            cache.put_many("p", sents, [graph(s) for s in sents])
+
+
+def test_concurrent_writers(tmp_path):
+    path = str(tmp_path / "c.sqlite")
+    ctx = mp.get_context("spawn")
+    procs = [ctx.Process(target=_writer, args=(path, start, 200)) for start in (0, 100, 200, 300)]  # overlapping
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    with ParseCache(path) as cache:
+        got = cache.get_many("p", [[f"w{j}", "x"] for j in range(500)])
+        assert all(g is not None and tokens(g) == [f"w{j}", "x"] for j, g in enumerate(got))
+        assert cache.info()["entries"] == 500 and cache.dropped == 0
+
+
+KILLED_WRITER = """
+import sys
+from samsa.parse_cache import ParseCache
+from samsa.graph import from_tokens
+cache = ParseCache(sys.argv[1])
+k = 0
+while True:
+    sents = [[f"k{k}-{j}"] * 30 for j in range(200)]
+    cache.put_many("p", sents, [from_tokens(s) for s in sents])
+    k += 1
+    print(k, flush=True)
+"""
+
+
+def test_killed_writer_leaves_a_consistent_cache(tmp_path):
+    path = tmp_path / "c.sqlite"
+    with ParseCache(path) as cache:
+        cache.put_many("p", [["before"]], [graph(["before"])])
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(path)], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    proc.stdout.readline()  # at least one transaction committed; kill during a later one
+    time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    db.close()
+    with ParseCache(path) as cache:
+        assert cache.get_many("p", [["before"]])[0] is not None
+        n = cache.info()["entries"] - 1
+        assert n > 0 and n % 200 == 0  # whole transactions only
+        assert cache.get_many("p", [["k0-0"] * 30])[0] is not None and cache.dropped == 0

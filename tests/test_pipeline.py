@@ -1,0 +1,122 @@
+"""--jobs, the parse cache through the CLI, Dask, and import cost: the same numbers however the work runs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from samsa.cli import main
+from samsa.graph import tokens
+from samsa.ucca_xml import list_passage_files, load_passage
+
+
+@pytest.fixture(scope="module")
+def corpus(data_dir, tmp_path_factory):
+    """300 20K test sentences (two chunks of the pipeline), an identity output and a one-sentence-per-scene one."""
+    tmp = tmp_path_factory.mktemp("corpus")
+    files = list_passage_files(data_dir / "ucca" / "20k" / "test")[:300]
+    sents = [" ".join(tokens(load_passage(f))) for f in files]
+    (tmp / "src.txt").write_text("\n".join(sents) + "\n")
+    (tmp / "id.txt").write_text("\n".join(sents) + "\n")
+    split = [s.replace(" , ", " . ", 1) for s in sents]
+    (tmp / "split.txt").write_text("\n".join(split) + "\n")
+    return tmp
+
+
+def _score(corpus, capsys, *extra: str) -> tuple[str, str]:
+    out = corpus / f"rows{len(extra)}-{abs(hash(extra))}.jsonl"
+    args = ["score", "--source", str(corpus / "src.txt"), "--system", str(corpus / "split.txt"), "--tokenizer",
+            "none", "--per-sentence", str(out), "--json", "--quiet", *extra]  # fmt: skip
+    assert main(args) == 0
+    return capsys.readouterr().out, out.read_text()
+
+
+def test_jobs_give_byte_identical_outputs(corpus, capsys):
+    one = _score(corpus, capsys, "--no-cache", "--jobs", "1")
+    two = _score(corpus, capsys, "--no-cache", "--jobs", "2")
+    assert one == two
+    assert json.loads(one[0])["n_lines"] == 300 and len(one[1].splitlines()) == 300
+
+
+def test_warm_cache_gives_the_same_result_and_names_the_parser(corpus, capsys, tmp_path):
+    cache = str(tmp_path / "c.sqlite")
+    cold = _score(corpus, capsys, "--cache", cache)
+    warm = _score(corpus, capsys, "--cache", cache, "--jobs", "2")
+    assert cold == warm
+    assert "parser:builtin.v1+ucca-span-v2" in json.loads(warm[0])["signature"]
+    assert main(["cache", "info", "--cache", cache, "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["entries"] == 300 and next(iter(info["parsers"])).startswith("builtin.v1+ucca-span-v2|sha256:")
+    assert main(["cache", "clear", "--cache", cache]) == 0
+    assert "removed 300" in capsys.readouterr().out
+
+
+def test_parse_and_compare_annotations_with_jobs(data_dir, tmp_path, capsys):
+    gold_dir = tmp_path / "gold"
+    gold_dir.mkdir()
+    for f in list_passage_files(data_dir / "ucca" / "20k" / "test")[:20]:
+        (gold_dir / f.name).write_bytes(f.read_bytes())
+    lines = [" ".join(tokens(load_passage(f))) for f in list_passage_files(gold_dir)]
+    (tmp_path / "s.txt").write_text("\n".join(lines) + "\n")
+    outs = {}
+    for jobs in ("1", "2"):
+        d = tmp_path / f"parsed{jobs}"
+        assert main(["parse", "--tokenizer", "none", "--input", str(tmp_path / "s.txt"), "--output-dir", str(d),
+                     "--quiet", "--no-cache", "--jobs", jobs]) == 0  # fmt: skip
+        outs[jobs] = [f.read_bytes() for f in sorted(d.glob("*.xml"))]
+        assert main(["compare-annotations", "--ucca", str(gold_dir), "--system", str(tmp_path / "s.txt"), "--json",
+                     "--quiet", "--no-cache", "--jobs", jobs]) == 0  # fmt: skip
+        outs["compare" + jobs] = capsys.readouterr().out
+    assert outs["1"] == outs["2"] and len(outs["1"]) == 20
+    assert outs["compare1"] == outs["compare2"]
+    assert json.loads(outs["compare1"])["sentences"] == 20
+
+
+def test_dask_local_cluster_equals_single_process(data_dir):
+    pytest.importorskip("distributed")
+    from parsers.builtin import BuiltinParser
+    from samsa.pipeline import Job, score_means
+
+    files = list_passage_files(data_dir / "ucca" / "20k" / "test")[:60]
+    sents = [" ".join(tokens(load_passage(f))) for f in files]
+    systems = [sents, [s.replace(" , ", " . ") for s in sents]]
+    gold = score_means(files, systems, Job(), kind="xml")
+    assert score_means(files, systems, Job(), kind="xml", dask="local", jobs=2) == gold
+    job = Job(parser=BuiltinParser(), tokenizer="none")
+    parsed = score_means(sents, systems, job, kind="parse")
+    assert score_means(sents, systems, job, kind="parse", dask="local", jobs=2) == parsed
+    assert parsed != gold  # the parse is not the gold annotation: the check compares real, different numbers
+
+
+IMPORTS = """
+import sys
+from samsa.cli import main
+main({args!r})
+heavy = sorted(m for m in ("spacy", "torch", "thinc", "parsers.builtin.runtime", "parsers.builtin") if m in sys.modules)
+print(heavy)
+"""
+
+
+@pytest.mark.parametrize("args", [["score", "--ucca", "fixtures/ucca/paper", "--system", "fixtures/paper_outputs.txt",
+                                   "--quiet"], ["cache", "info"]])  # fmt: skip
+def test_gold_scoring_imports_neither_spacy_nor_the_parser_runtime(args):
+    code = IMPORTS.format(args=args)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=_root())
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_help_imports_neither_spacy_nor_the_parser_runtime():
+    code = "import sys\nfrom samsa.cli import build_parser\nbuild_parser().format_help()\n" \
+           "print(sorted(m for m in ('spacy', 'torch', 'parsers.builtin') if m in sys.modules))"  # fmt: skip
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=_root())
+    assert res.stdout.strip() == "[]", res.stderr
+
+
+def _root():
+    from pathlib import Path
+
+    return Path(__file__).resolve().parents[1]
