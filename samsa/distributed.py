@@ -48,10 +48,10 @@ class SamsaWorkerPlugin(_PluginBase):  # type: ignore[misc,valid-type]
         workers[self.name] = Worker(self.job)
 
 
-def _run_on_dask_worker(name: str, items: list[Item], return_graphs: bool) -> list[ItemResult]:
+def _run_on_dask_worker(name: str, items: list[Item], want: str) -> list[ItemResult]:
     from distributed import get_worker
 
-    return get_worker().samsa_workers[name].run(items, return_graphs)
+    return get_worker().samsa_workers[name].run(items, want)
 
 
 class DaskExecutor:
@@ -73,9 +73,9 @@ class DaskExecutor:
         self.client.register_plugin(SamsaWorkerPlugin(job, self.name), name=self.name)
         self.width = 2 * max(len(self.client.scheduler_info().get("workers", {})), 1)
 
-    def map(self, tasks: Iterable[list[Item]], return_graphs: bool) -> Iterator[list[ItemResult]]:
+    def map(self, tasks: Iterable[list[Item]], want: str) -> Iterator[list[ItemResult]]:
         def submit(t: list[Item]) -> Any:
-            return self.client.submit(_run_on_dask_worker, self.name, t, return_graphs, pure=False)
+            return self.client.submit(_run_on_dask_worker, self.name, t, want, pure=False)
 
         return _ordered_window(submit, tasks, self.width)
 

@@ -194,33 +194,73 @@ def describe(g: nx.DiGraph, node: str) -> dict[str, Any]:
     return {"id": node, "type": data["type"], "implicit": data.get("implicit", False)}
 
 
+_TERMINAL_KEYS = ("layer", "type", "text", "position", "paragraph", "paragraph_position", "attributes", "extra")
+_UNIT_KEYS = ("layer", "type", "implicit", "attributes", "extra")
+_EDGE_KEYS = ("categories", "remote", "attributes", "category_attributes")
+
+
+def _default_edge_attrs(cats: Sequence[str], remote: bool) -> tuple[dict[str, str], list[dict[str, str]]]:
+    return ({"remote": "True"} if remote else {}), [{"tag": t} for t in cats]
+
+
 def to_json(g: nx.DiGraph) -> str:
     """The whole graph (attributes, node and edge order) as compact JSON; :func:`from_json` inverts it exactly.
 
-    Faster to read than UCCA XML, which matters for the parse cache.
+    Rows instead of dictionaries, and attributes left out where they have their
+    default value: about three times smaller and faster to read than a plain
+    node-link dump, which matters for the parse cache.
     """
-    return json.dumps(
-        {"graph": g.graph, "nodes": list(g.nodes(data=True)), "edges": list(g.edges(data=True))},
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
+    nodes = []
+    for n, d in g.nodes(data=True):
+        keys = _TERMINAL_KEYS if d.get("layer") == "0" else _UNIT_KEYS
+        row: list[Any] = [n, *(d.get(k) for k in keys)]
+        row[-2:] = [x or None for x in row[-2:]]  # empty attribute dictionaries
+        more = {k: v for k, v in d.items() if k not in keys}
+        nodes.append([*row, more] if more else row)
+    edges = []
+    for u, v, d in g.edges(data=True):
+        cats = list(d["categories"])
+        attrs, cat_attrs = _default_edge_attrs(cats, bool(d["remote"]))
+        more = {k: x for k, x in d.items() if k not in _EDGE_KEYS}
+        row = [u, v, cats, bool(d["remote"]), None if d.get("attributes") == attrs else d.get("attributes"),
+               None if d.get("category_attributes") == cat_attrs else d.get("category_attributes")]  # fmt: skip
+        edges.append([*row, more] if more else row)
+    return json.dumps({"v": 2, "graph": g.graph, "nodes": nodes, "edges": edges}, ensure_ascii=False,
+                      separators=(",", ":"))  # fmt: skip
 
 
 def from_json(text: str | bytes) -> nx.DiGraph:
     """Rebuild a graph written by :func:`to_json`; ``ValueError`` when the text is not one."""
     try:
         data = json.loads(text)
+        if data.get("v") != 2:
+            raise ValueError(f"unknown version {data.get('v')!r}")
         g = nx.DiGraph(**data["graph"])
-        for node, attrs in data["nodes"]:
-            if not isinstance(node, str) or not isinstance(attrs, dict) or attrs.get("layer") not in ("0", "1"):
-                raise ValueError(f"bad node {node!r}")
-            g.add_node(node, **attrs)
-        for u, v, attrs in data["edges"]:
-            if u not in g or v not in g or not isinstance(attrs, dict):
+        if isinstance(g.graph.get("layer_attributes"), dict):  # the XML reader keeps (attributes, extra) tuples
+            g.graph["layer_attributes"] = {k: tuple(v) for k, v in g.graph["layer_attributes"].items()}
+        for row in data["nodes"]:
+            layer = row[1]
+            keys = _TERMINAL_KEYS if layer == "0" else _UNIT_KEYS
+            if layer not in ("0", "1") or not isinstance(row[0], str) or len(row) not in (len(keys) + 1, len(keys) + 2):
+                raise ValueError(f"bad node row {row[:2]!r}")
+            attrs = dict(zip(keys, row[1 : len(keys) + 1], strict=True))
+            attrs["attributes"] = attrs["attributes"] or {}
+            attrs["extra"] = attrs["extra"] or {}
+            if len(row) == len(keys) + 2:
+                attrs.update(row[-1])
+            g.add_node(row[0], **attrs)
+        for row in data["edges"]:
+            u, v, cats, remote, attributes, cat_attrs = row[:6]
+            if u not in g or v not in g or not cats:
                 raise ValueError(f"bad edge {u!r} -> {v!r}")
-            attrs["categories"] = tuple(attrs["categories"])
+            default_attrs, default_cats = _default_edge_attrs(cats, remote)
+            attrs = {"categories": tuple(cats), "remote": bool(remote),
+                     "attributes": default_attrs if attributes is None else attributes,
+                     "category_attributes": default_cats if cat_attrs is None else cat_attrs}  # fmt: skip
+            if len(row) == 7:
+                attrs.update(row[6])
             g.add_edge(u, v, **attrs)
-    except (KeyError, TypeError, AttributeError) as e:
+    except (KeyError, TypeError, AttributeError, IndexError) as e:
         raise ValueError(f"not a serialized UCCA graph: {e!r}") from None
     if ROOT_ID not in g:
         raise ValueError("not a serialized UCCA graph: no root unit")

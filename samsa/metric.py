@@ -140,10 +140,16 @@ class Samsa:
         token_lists += [sent for o in outputs for sent in self.split(o)]
         prepare(token_lists)
 
-    def sentence_score(self, source: Source, output: str | Sequence[Sequence[str]]) -> SentenceResult:
-        """Score one source (UCCA graph, or text when a parser is set) against one output line."""
+    def sentence_score(
+        self, source: Source, output: str | Sequence[Sequence[str]], *, structure: Any = None
+    ) -> SentenceResult:
+        """Score one source (UCCA graph, or text when a parser is set) against one output line.
+
+        ``structure`` (``samsa.scoring.graph_structure(g, compat)``) saves recomputing the
+        graph's scenes and centers when one source is scored against several outputs.
+        """
         (g,) = self._graphs([source])
-        return score_passage(g, self.split(output), self.aligner, self.compat)
+        return score_passage(g, self.split(output), self.aligner, self.compat, structure)
 
     def corpus_score(
         self,

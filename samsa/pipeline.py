@@ -30,7 +30,7 @@ from samsa.errors import InputError, ScoringError
 __all__ = ["CHUNK", "Item", "ItemResult", "Job", "Worker", "make_executor", "parse_corpus", "run_items"]
 
 #: sentences per task: large enough to batch the parser well, small enough to keep memory flat
-CHUNK = 256
+CHUNK = 64
 
 
 @dataclass(frozen=True)
@@ -97,21 +97,34 @@ class Worker:
                 out.append(it.source)
         return out, [it.kind == "parse" for it in items]
 
-    def run(self, items: Sequence[Item], return_graphs: bool = False) -> list[ItemResult]:
+    def run(self, items: Sequence[Item], want: str = "none") -> list[ItemResult]:
+        """Score a chunk; ``want`` says which graphs travel back: ``all``, ``parsed`` (for the cache) or ``none``."""
         graphs, parsed = self.graphs(items)
-        out = [ItemResult(g if (p or return_graphs) else None) for g, p in zip(graphs, parsed, strict=True)]
+        keep = [want == "all" or (want == "parsed" and p) for p in parsed]
+        out = [ItemResult(g if k else None) for g, k in zip(graphs, keep, strict=True)]
         if self.metric is None:
             return out
         n_systems = len(items[0].outputs) if items else 0
+        structures = [_structure(g, self.metric.compat) for g in graphs] if n_systems else []
         for s in range(n_systems):
             outputs = [it.outputs[s] for it in items]
             self.metric.prepare(graphs, outputs)
-            for res, g, line in zip(out, graphs, outputs, strict=True):
+            for res, g, st, line in zip(out, graphs, structures, outputs, strict=True):
                 try:
-                    res.results.append(self.metric.sentence_score(g, line))
+                    res.results.append(self.metric.sentence_score(g, line, structure=st))
                 except ScoringError as e:
                     res.results.append(f"{e}")
         return out
+
+
+def _structure(g: nx.DiGraph, compat: str) -> Any:
+    """The graph's output-independent scoring structure; None lets each scoring call raise its own error."""
+    from samsa.scoring import graph_structure
+
+    try:
+        return graph_structure(g, compat)
+    except ScoringError:
+        return None
 
 
 # -- executors: the same Worker in this process, in a process pool, or on Dask ---------------------------------
@@ -127,18 +140,18 @@ def _init_process(job: Job) -> None:
     _PROCESS_WORKER = Worker(job)
 
 
-def _run_in_process(items: Sequence[Item], return_graphs: bool) -> list[ItemResult]:
+def _run_in_process(items: Sequence[Item], want: str) -> list[ItemResult]:
     assert _PROCESS_WORKER is not None
-    return _PROCESS_WORKER.run(items, return_graphs)
+    return _PROCESS_WORKER.run(items, want)
 
 
 class SerialExecutor:
     def __init__(self, job: Job) -> None:
         self.worker = Worker(job)
 
-    def map(self, tasks: Iterable[list[Item]], return_graphs: bool) -> Iterator[list[ItemResult]]:
+    def map(self, tasks: Iterable[list[Item]], want: str) -> Iterator[list[ItemResult]]:
         for t in tasks:
-            yield self.worker.run(t, return_graphs)
+            yield self.worker.run(t, want)
 
     def close(self) -> None:
         pass
@@ -151,15 +164,18 @@ class PoolExecutor:
         import multiprocessing as mp
         from concurrent.futures import ProcessPoolExecutor
 
-        method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+        # fork on Linux: workers inherit the imported modules and start in milliseconds (the parent has only
+        # idle BLAS threads then); elsewhere forkserver, or spawn where that is missing (Windows)
+        methods = mp.get_all_start_methods()
+        method = "fork" if sys.platform.startswith("linux") else "forkserver" if "forkserver" in methods else "spawn"
         ctx = mp.get_context(method)
         if method == "forkserver":
             ctx.set_forkserver_preload(["samsa.pipeline", "samsa.metric"])
         self.jobs = jobs
         self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_process, initargs=(job,))
 
-    def map(self, tasks: Iterable[list[Item]], return_graphs: bool) -> Iterator[list[ItemResult]]:
-        return _ordered_window((lambda t: self.pool.submit(_run_in_process, t, return_graphs)), tasks, 2 * self.jobs)
+    def map(self, tasks: Iterable[list[Item]], want: str) -> Iterator[list[ItemResult]]:
+        return _ordered_window((lambda t: self.pool.submit(_run_in_process, t, want)), tasks, 2 * self.jobs)
 
     def close(self) -> None:
         self.pool.shutdown(cancel_futures=True)
@@ -226,8 +242,8 @@ def run_items(
 ) -> Iterator[tuple[Item, ItemResult]]:
     """Run items through ``executor`` chunk by chunk; parsed graphs go to ``cache`` (when given) as they come.
 
-    Yields ``(item, result)`` in input order; ``result.graph`` is set for parsed
-    items, and for all items with ``return_graphs``.
+    Yields ``(item, result)`` in input order; ``result.graph`` is set for every
+    item with ``return_graphs`` (else graphs stay in the workers).
     """
     key = parser.cache_key() if cache is not None and parser is not None and hasattr(parser, "cache_key") else None
     originals: deque[list[Item]] = deque()
@@ -241,7 +257,7 @@ def run_items(
     chunks: Iterable[list[Item]] = remember(_chunks(items, CHUNK))
     if key is not None:
         chunks = _with_cache(chunks, cache, key, hits)
-    for results in executor.map(chunks, return_graphs):
+    for results in executor.map(chunks, "all" if return_graphs else "parsed" if key is not None else "none"):
         chunk = originals.popleft()
         if key is not None:
             hit = hits.pop(0)

@@ -146,3 +146,15 @@ def test_killed_writer_leaves_a_consistent_cache(tmp_path):
         n = cache.info()["entries"] - 1
         assert n > 0 and n % 200 == 0  # whole transactions only
         assert cache.get_many("p", [["k0-0"] * 30])[0] is not None and cache.dropped == 0
+
+
+def test_graph_json_round_trip_is_exact_on_gold_passages(data_dir):
+    from samsa.graph import from_json, to_json
+    from samsa.ucca_xml import list_passage_files, load_passage
+
+    for f in list_passage_files(data_dir / "ucca" / "ewt" / "test")[:100]:
+        g = load_passage(f)
+        h = from_json(to_json(g))
+        assert list(h.nodes(data=True)) == list(g.nodes(data=True))
+        assert list(h.edges(data=True)) == list(g.edges(data=True))
+        assert h.graph == g.graph

@@ -24,6 +24,8 @@ from samsa.graph import new_passage
 __all__ = ["DEFAULT_WEIGHTS", "BuiltinParser", "make"]
 
 DEFAULT_WEIGHTS = "ucca-span-v2.npz"
+#: spaCy components the parser does not read (not loaded at all)
+UNUSED_PIPES = ("ner", "lemmatizer", "attribute_ruler")
 
 
 class BuiltinParser:
@@ -73,7 +75,8 @@ class BuiltinParser:
     def nlp(self) -> Any:
         from aligners.annotate import load_spacy
 
-        return load_spacy(self._model_name)
+        # not needed by the parser; checked not to change tags, dependencies or vectors (docs/parser.md)
+        return load_spacy(self._model_name, exclude=UNUSED_PIPES)
 
     def tokenize(self, sentence: str) -> list[str]:
         return [t.text for t in self.nlp.tokenizer(sentence) if not t.is_space]
@@ -87,8 +90,7 @@ class BuiltinParser:
         # batches of similar length: the BiLSTM then computes little padding
         order = sorted((k for k, t in enumerate(tokens) if t), key=lambda k: len(tokens[k]))
         out: list[nx.DiGraph | None] = [None] * len(tokens)
-        # not needed by the parser; checked not to change tags, dependencies or vectors (docs/parser.md)
-        unused = [p for p in ("ner", "lemmatizer", "attribute_ruler") if p in self.nlp.pipe_names]
+        unused = [p for p in UNUSED_PIPES if p in self.nlp.pipe_names]  # a pipeline handed in from outside
         with _blas_threads(self.threads), self.nlp.select_pipes(disable=unused):
             for idx in _batches(order, [len(t) for t in tokens], self.batch_size):
                 batch = [tokens[k] for k in idx]

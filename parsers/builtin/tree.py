@@ -130,48 +130,62 @@ def _gap_filler(term, parent, children, tokens_of, gap, u):
 
 
 def spans_to_graph(tokens: list[str], spans: list[Span], passage_id: str = "1") -> nx.DiGraph:
-    """Build a UCCA passage from tokens and nested labeled spans (crossing spans are dropped)."""
+    """Build a UCCA passage from tokens and nested labeled spans (crossing spans are dropped).
+
+    Nodes and edges are added with networkx directly, with exactly the
+    attributes ``samsa.graph``'s helpers would give them (IDs are generated
+    here, so the helpers' checks cannot fail): this runs once per parsed sentence.
+    """
     g = G.new_passage(passage_id)
-    terms = [G.add_terminal(g, t, punct=not any(ch.isalnum() for ch in t), position=k) for k, t in enumerate(tokens, 1)]
+    add_node, add_edge = g.add_node, g.add_edge
+
+    def edge(parent: str, child: str, tag: str) -> None:
+        add_edge(parent, child, categories=(tag,), remote=False, attributes={}, category_attributes=[{"tag": tag}])
+
+    def unit(nid: str, kind: str) -> None:
+        add_node(nid, layer="1", type=kind, implicit=False, attributes={}, extra={})
+
+    terms = []
+    for k, t in enumerate(tokens, 1):
+        nid = f"0.{k}"
+        add_node(nid, layer="0", type="Word" if any(ch.isalnum() for ch in t) else "Punctuation", text=t,
+                 position=k, paragraph=1, paragraph_position=k, attributes={}, extra={})  # fmt: skip
+        terms.append(nid)
     ordered = sorted(spans, key=lambda s: (s.start, -(s.end - s.start)))
     stack: list[tuple[int, int, str]] = [(0, len(tokens), G.ROOT_ID)]
     owner = [G.ROOT_ID] * len(tokens)  # innermost unit of each token
-    counter = [1]
+    counter = 1
     up: list[str] = []
-
-    def new_unit(parent: str, lab: str, start: int, end: int) -> str:
-        counter[0] += 1
-        nid = f"1.{counter[0]}"
-        is_up = lab.endswith(UP)
-        tag = lab[:-1] if is_up else lab
-        G.add_unit(g, nid, type="PNCT" if tag == "U" and all(not any(c.isalnum() for c in tokens[k])
-                                                               for k in range(start, end)) else "FN")  # fmt: skip
-        G.add_edge(g, parent, nid, tag)
-        if is_up:
-            up.append(nid)
-        return nid
-
     for s in ordered:
         while stack and not (stack[-1][0] <= s.start and s.end <= stack[-1][1]):
             stack.pop()
         if not stack:
             continue
-        parent = stack[-1][2]
-        node = parent
+        node = stack[-1][2]
         for lab in s.label.split("/"):
-            node = new_unit(node, lab, s.start, s.end)
+            counter += 1
+            nid = f"1.{counter}"
+            is_up = lab.endswith(UP)
+            tag = lab[:-1] if is_up else lab
+            punct_only = tag == "U" and all(not any(c.isalnum() for c in tokens[k]) for k in range(s.start, s.end))
+            unit(nid, "PNCT" if punct_only else "FN")
+            edge(node, nid, tag)
+            if is_up:
+                up.append(nid)
+            node = nid
         for k in range(s.start, s.end):
             owner[k] = node
         stack.append((s.start, s.end, node))
+    nodes = g.nodes
     for k, t in enumerate(terms):
-        unit = owner[k]
-        if g.nodes[t]["type"] == "Punctuation" and g.nodes[unit]["type"] != "PNCT":
-            counter[0] += 1
-            pn = f"1.{counter[0]}"
-            G.add_unit(g, pn, type="PNCT")
-            G.add_edge(g, unit, pn, "U")
-            unit = pn
-        G.add_edge(g, unit, t, "Terminal")
+        parent = owner[k]
+        if nodes[t]["type"] == "Punctuation" and nodes[parent]["type"] != "PNCT":
+            counter += 1
+            pn = f"1.{counter}"
+            unit(pn, "PNCT")
+            edge(parent, pn, "U")
+            parent = pn
+        edge(parent, t, "Terminal")
     for nid in up:  # "^": the unit belongs to its parent's parent
         parent = next(iter(g.predecessors(nid)))
         grand = next(iter(g.predecessors(parent)), None)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import networkx as nx
 
 from aligners.base import Aligner
 from samsa.scoring.easse import score_easse
 from samsa.scoring.formula import corpus_mean, samsa_from_scene_scores, scene_score
-from samsa.scoring.paper import score_paper
+from samsa.scoring.paper import paper_structure, score_paper
 from samsa.scoring.result import SceneResult, SentenceResult, UnitCheck
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "SentenceResult",
     "UnitCheck",
     "corpus_mean",
+    "graph_structure",
     "samsa_from_scene_scores",
     "scene_score",
     "scene_tokens",
@@ -40,11 +42,25 @@ def scene_tokens(g: nx.DiGraph, compat: str = "paper") -> list[list[str]]:
 
 
 def score_passage(
-    g: nx.DiGraph, sentences: Sequence[Sequence[str]], aligner: Aligner, compat: str = "paper"
+    g: nx.DiGraph,
+    sentences: Sequence[Sequence[str]],
+    aligner: Aligner,
+    compat: str = "paper",
+    structure: Any = None,
 ) -> SentenceResult:
-    """Score one source graph against tokenized output sentences in the chosen mode."""
+    """Score one source graph against tokenized output sentences in the chosen mode.
+
+    ``structure``: :func:`graph_structure` of ``g``, to reuse across several outputs of the same source.
+    """
     try:
         fn = COMPAT_MODES[compat]
     except KeyError:
         raise ValueError(f"unknown compat mode {compat!r}; choose from {sorted(COMPAT_MODES)}") from None
+    if structure is not None and compat == "paper":
+        return score_paper(g, sentences, aligner, structure)
     return fn(g, sentences, aligner)
+
+
+def graph_structure(g: nx.DiGraph, compat: str = "paper") -> Any:
+    """The output-independent part of scoring ``g`` (paper mode; ``None`` for modes that have none)."""
+    return paper_structure(g) if compat == "paper" else None

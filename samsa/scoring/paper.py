@@ -20,7 +20,7 @@ from samsa.queries import main_relations, minimal_centers, participants, scenes,
 from samsa.scoring.formula import samsa_from_scene_scores, scene_score
 from samsa.scoring.result import SceneResult, SentenceResult, UnitCheck
 
-__all__ = ["score_paper"]
+__all__ = ["PaperScene", "paper_structure", "score_paper"]
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,37 @@ def _unit(g: nx.DiGraph, units: Sequence[str]) -> _Unit:
     return _Unit(tuple(units), tuple(centers), terms)
 
 
-def score_paper(g: nx.DiGraph, sentences: Sequence[Sequence[str]], aligner: Aligner) -> SentenceResult:
+@dataclass(frozen=True)
+class PaperScene:
+    """What scoring needs of one scene, independent of the output: computed once per graph."""
+
+    scene: str
+    leaves: tuple[str, ...]
+    words: tuple[str, ...]
+    main_relation: _Unit
+    participants: tuple[_Unit, ...]
+
+
+def paper_structure(g: nx.DiGraph) -> tuple[PaperScene, ...]:
+    """The scenes of ``g`` with their words, main relations and participants' minimal centers.
+
+    It depends on the graph only, so scoring several systems against the same
+    source computes it once (``score_paper(..., structure=)``).
+    """
+    out = []
+    for sc in scenes(g):
+        leaves = tuple(unit_terminals(g, sc, punct=False, remotes=True))
+        out.append(PaperScene(sc, leaves, tuple(g.nodes[t]["text"] for t in leaves), _unit(g, main_relations(g, sc)),
+                              tuple(_unit(g, [p]) for p in participants(g, sc))))  # fmt: skip
+    return tuple(out)
+
+
+def score_paper(
+    g: nx.DiGraph,
+    sentences: Sequence[Sequence[str]],
+    aligner: Aligner,
+    structure: Sequence[PaperScene] | None = None,
+) -> SentenceResult:
     """Score one source passage against its output sentences (token lists).
 
     Parameters
@@ -66,16 +96,17 @@ def score_paper(g: nx.DiGraph, sentences: Sequence[Sequence[str]], aligner: Alig
     aligner
         Maps scene tokens to sentence tokens; each scene is aligned with each
         sentence separately, as the released scripts do.
+    structure
+        ``paper_structure(g)``, when the caller already has it.
     """
-    scene_ids = scenes(g)
-    n_inp, n_out = len(scene_ids), len(sentences)
+    info = paper_structure(g) if structure is None else structure
+    n_inp, n_out = len(info), len(sentences)
     one_to_one = n_inp == n_out
     skip_matching = n_out > n_inp  # case 2 of section 4.1: the score is 0 anyway
     used: set[int] = set()
     results = []
-    for sc in scene_ids:
-        leaves = unit_terminals(g, sc, punct=False, remotes=True)
-        leaf_words = [g.nodes[t]["text"] for t in leaves]
+    for scene in info:
+        sc, leaves, leaf_words = scene.scene, scene.leaves, list(scene.words)
         best_j: int | None = None
         best: set[str] = set()
         if not skip_matching:
@@ -88,8 +119,8 @@ def score_paper(g: nx.DiGraph, sentences: Sequence[Sequence[str]], aligner: Alig
                     best_n, best_j, best = len(aligned), j, aligned
             if one_to_one and best_j is not None:
                 used.add(best_j)
-        mr = _unit(g, main_relations(g, sc)).check(g, best)
-        parts = tuple(_unit(g, [p]).check(g, best) for p in participants(g, sc))
+        mr = scene.main_relation.check(g, best)
+        parts = tuple(p.check(g, best) for p in scene.participants)
         results.append(
             SceneResult(
                 scene=sc,
