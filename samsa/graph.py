@@ -238,6 +238,7 @@ def from_json(text: str | bytes) -> nx.DiGraph:
         g = nx.DiGraph(**data["graph"])
         if isinstance(g.graph.get("layer_attributes"), dict):  # the XML reader keeps (attributes, extra) tuples
             g.graph["layer_attributes"] = {k: tuple(v) for k, v in g.graph["layer_attributes"].items()}
+        nodes = []
         for row in data["nodes"]:
             layer = row[1]
             keys = _TERMINAL_KEYS if layer == "0" else _UNIT_KEYS
@@ -248,7 +249,9 @@ def from_json(text: str | bytes) -> nx.DiGraph:
             attrs["extra"] = attrs["extra"] or {}
             if len(row) == len(keys) + 2:
                 attrs.update(row[-1])
-            g.add_node(row[0], **attrs)
+            nodes.append((row[0], attrs))
+        g.add_nodes_from(nodes)
+        edges = []
         for row in data["edges"]:
             u, v, cats, remote, attributes, cat_attrs = row[:6]
             if u not in g or v not in g or not cats:
@@ -259,7 +262,8 @@ def from_json(text: str | bytes) -> nx.DiGraph:
                      "category_attributes": default_cats if cat_attrs is None else cat_attrs}  # fmt: skip
             if len(row) == 7:
                 attrs.update(row[6])
-            g.add_edge(u, v, **attrs)
+            edges.append((u, v, attrs))
+        g.add_edges_from(edges)
     except (KeyError, TypeError, AttributeError, IndexError) as e:
         raise ValueError(f"not a serialized UCCA graph: {e!r}") from None
     if ROOT_ID not in g:

@@ -38,7 +38,7 @@ import networkx as nx
 from samsa.errors import InputError
 from samsa.graph import from_json, to_json, tokens
 
-__all__ = ["SCHEMA", "ParseCache", "default_cache_path", "input_text"]
+__all__ = ["SCHEMA", "ParseCache", "default_cache_path", "encode_graph", "input_text"]
 
 SCHEMA = "samsa-parse-cache-1"
 _CREATE = """
@@ -73,6 +73,11 @@ def input_text(sentence: str | Sequence[str]) -> str:
     if isinstance(sentence, str):
         return json.dumps(["text", sentence], ensure_ascii=False)
     return json.dumps(["tokens", list(sentence)], ensure_ascii=False)
+
+
+def encode_graph(g: nx.DiGraph) -> bytes:
+    """A graph as the cache stores it (compressed compact JSON); workers encode in parallel, the parent only writes."""
+    return zlib.compress(to_json(g).encode("utf-8"), 6)
 
 
 def _key(parser_key: str, text: str) -> bytes:
@@ -182,11 +187,14 @@ class ParseCache:
 
     def put_many(self, parser_key: str, sentences: Sequence[str | Sequence[str]], graphs: Sequence[nx.DiGraph]) -> None:
         """Store graphs (one transaction: all of them or, if the process dies, none)."""
+        self.put_encoded(parser_key, sentences, [encode_graph(g) for g in graphs])
+
+    def put_encoded(self, parser_key: str, sentences: Sequence[str | Sequence[str]], payloads: Sequence[bytes]) -> None:
+        """Store graphs already encoded by :func:`encode_graph` (one transaction)."""
         rows = []
         now = time.time()
-        for s, g in zip(sentences, graphs, strict=True):
+        for s, payload in zip(sentences, payloads, strict=True):
             text = input_text(s)
-            payload = zlib.compress(to_json(g).encode("utf-8"), 6)
             rows.append((_key(parser_key, text), parser_key, text, payload, hashlib.sha256(payload).digest(), now))
         with self._transaction():
             self._db.executemany("INSERT OR REPLACE INTO parses VALUES (?, ?, ?, ?, ?, ?)", rows)

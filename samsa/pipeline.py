@@ -61,10 +61,12 @@ class Item:
 
 @dataclass
 class ItemResult:
-    """The graph (returned when it was parsed here or asked for) and one score per system, or an error text."""
+    """The graph (when asked for), the cache payload of a graph parsed here (when the parent caches), and one
+    score per system or an error text."""
 
     graph: nx.DiGraph | None
     results: list[Any] = field(default_factory=list)
+    payload: bytes | None = None
 
 
 class Worker:
@@ -98,10 +100,13 @@ class Worker:
         return out, [it.kind == "parse" for it in items]
 
     def run(self, items: Sequence[Item], want: str = "none") -> list[ItemResult]:
-        """Score a chunk; ``want`` says which graphs travel back: ``all``, ``parsed`` (for the cache) or ``none``."""
+        """Score a chunk; ``want`` says which graphs travel back: ``all`` (as graphs, parsed ones also encoded for
+        the cache), ``parsed`` (encoded for the cache) or ``none``."""
+        from samsa.parse_cache import encode_graph
+
         graphs, parsed = self.graphs(items)
-        keep = [want == "all" or (want == "parsed" and p) for p in parsed]
-        out = [ItemResult(g if k else None) for g, k in zip(graphs, keep, strict=True)]
+        out = [ItemResult(g if want == "all" else None, payload=encode_graph(g) if p and want != "none" else None)
+               for g, p in zip(graphs, parsed, strict=True)]  # fmt: skip
         if self.metric is None:
             return out
         n_systems = len(items[0].outputs) if items else 0
@@ -261,10 +266,10 @@ def run_items(
         chunk = originals.popleft()
         if key is not None:
             hit = hits.pop(0)
-            new = [(it.source, r.graph) for it, r, h in zip(chunk, results, hit, strict=True)
-                   if it.kind == "parse" and not h and r.graph is not None]  # fmt: skip
+            new = [(it.source, r.payload) for it, r, h in zip(chunk, results, hit, strict=True)
+                   if it.kind == "parse" and not h and r.payload is not None]  # fmt: skip
             if new:
-                cache.put_many(key, [s for s, _ in new], [g for _, g in new])
+                cache.put_encoded(key, [s for s, _ in new], [b for _, b in new])
         yield from zip(chunk, results, strict=True)
         if progress is not None:
             progress(len(chunk))
