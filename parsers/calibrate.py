@@ -24,7 +24,7 @@ from parsers.builtin import BuiltinParser
 from parsers.builtin.decode import decode_batch
 from parsers.builtin.features import featurize
 from parsers.builtin.runtime import update_meta
-from parsers.train import DEV, data_hash, load
+from parsers.corpora import DEV, data_hash, load
 from samsa.graph import tokens
 from samsa.queries import scenes
 from samsa.ucca_eval import evaluate_corpus, scene_scores

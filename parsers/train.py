@@ -16,7 +16,6 @@ the dev scores.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
 import sys
@@ -35,27 +34,10 @@ from parsers.builtin.model import SpanModel, pair_tensors, to_torch
 from parsers.builtin.remotes import gold_pairs
 from parsers.builtin.runtime import save_weights, update_meta
 from parsers.builtin.tree import graph_to_spans
+from parsers.corpora import DEV, TRAIN, data_hash, load
 from samsa.ucca_eval import evaluate_corpus
-from samsa.ucca_xml import list_passage_files, load_passage
 
-TRAIN = ("ucca/wiki/train", "ucca/ewt/train")
-DEV = ("ucca/wiki/dev", "ucca/ewt/dev")
 FORMAT = "samsa-ucca-span-v2"
-
-
-def data_hash(files: list[Path]) -> str:
-    h = hashlib.sha256()
-    for f in files:
-        h.update(f.name.encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()
-
-
-def load(dirs: list[Path], limit: int | None) -> tuple[list[Path], list]:
-    files = [f for d in dirs for f in list_passage_files(d)]
-    if limit:
-        files = files[:limit]
-    return files, [load_passage(f) for f in files]
 
 
 def build_vocab(nlp, examples, remotes, min_word: int = 2, min_label: int = 2) -> Vocab:

@@ -1,0 +1,33 @@
+"""The public UCCA corpora the built-in parser is trained and calibrated on (torch-free, shared by both steps)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import networkx as nx
+
+from samsa.ucca_xml import list_passage_files, load_passage
+
+__all__ = ["DEV", "TRAIN", "data_hash", "load"]
+
+#: under the data root (``../shared/data``): Wiki and EWT, as in docs/parser.md
+TRAIN = ("ucca/wiki/train", "ucca/ewt/train")
+DEV = ("ucca/wiki/dev", "ucca/ewt/dev")
+
+
+def data_hash(files: list[Path]) -> str:
+    """SHA-256 over file names and contents, recorded in the weights so a run names its exact data."""
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def load(dirs: list[Path], limit: int | None) -> tuple[list[Path], list[nx.DiGraph]]:
+    """The passages of ``dirs`` in file order (the first ``limit`` only, for smoke runs)."""
+    files = [f for d in dirs for f in list_passage_files(d)]
+    if limit:
+        files = files[:limit]
+    return files, [load_passage(f) for f in files]
