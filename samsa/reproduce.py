@@ -206,7 +206,15 @@ def _mean_pairwise(wide: Any, annotators: Sequence[str]) -> float:
 
 
 def samsa_correlations(
-    data: str | Path, *, aligner: str = "exact", parser: Any = None, first: int = 70
+    data: str | Path,
+    *,
+    aligner: str = "exact",
+    parser: Any = None,
+    first: int = 70,
+    jobs: int = 1,
+    dask: str | None = None,
+    cache: Any = None,
+    progress: Any = None,
 ) -> dict[str, Any]:
     """SAMSA and SAMSA-abl (automatic: built-in parser) against human G/M/S/StS on acl2018 + HSplit.
 
@@ -215,14 +223,15 @@ def samsa_correlations(
     (``easse/test_sets/turkcorpus/test.truecase.detok.orig``), parsed once by the
     built-in parser (spaCy tokenization). Outputs: Moses escapes undone, clitics
     rejoined (:func:`table2_normalize`), split at standalone sentence marks.
+    ``jobs``, ``dask``, ``cache``: how the parse and scoring run (``samsa.pipeline``).
     """
     from samsa.metric import Samsa
+    from samsa.pipeline import Job, score_means
     from samsa.registry import get_parser
 
     data = Path(data)
     sources = read_lines(data / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig")[:first]
     parser = parser or get_parser("builtin")
-    graphs = parser.parse(sources)
     metric = Samsa(aligner=aligner, tokenizer="none", parser=parser)
     outputs = {name: read_lines(data / rel, max_tokens=None)[:first] for name, rel in ACL2018_SYSTEM_FILES.items()}
     outputs.update({h: read_lines(data / "hsplit" / "HSplit" / f"{h}_full")[:first] for h in HSPLITS})
@@ -233,10 +242,10 @@ def samsa_correlations(
         hs = human_system_scores(load_hsplit_ratings(data / "hsplit" / "HSplit_human_evaluation" / f"{h}_eval.ods"),
                                  DIMS)  # fmt: skip
         human[h] = {d: float(hs.loc[h, d]) for d in DIMS}
-    scores: dict[str, dict[str, float]] = {}
-    for name, lines in outputs.items():
-        res = metric.corpus_score(graphs, [table2_normalize(x) for x in lines])
-        scores[name] = {"SAMSA": res.samsa, "SAMSA-abl": res.samsa_abl}
+    normalized = [[table2_normalize(x) for x in lines] for lines in outputs.values()]
+    job = Job(parser=parser, aligner=(aligner, {}), tokenizer="none")
+    means = score_means(sources, normalized, job, jobs=jobs, dask=dask, cache=cache, progress=progress)  # one parse
+    scores = {name: {"SAMSA": a, "SAMSA-abl": b} for name, (a, b) in zip(outputs, means, strict=True)}
     systems = list(outputs)
     table: dict[str, dict[str, dict[str, float]]] = {}
     for m in ("SAMSA", "SAMSA-abl"):

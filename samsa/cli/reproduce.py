@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from samsa.cli.common import add_runtime_options, dask_target, open_cache
 from samsa.fileio import atomic_write_text
 
 TABLES = ("hsplit-bleu-table2", "hsplit-table1", "samsa-human-tables", "samsa-correlations")
@@ -42,6 +43,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--aligner", default="exact", help="samsa-correlations: aligner (default: %(default)s)")
     p.add_argument("--json", metavar="OUT", help="write the result as JSON")
     p.add_argument("--markdown", metavar="OUT", help="write the Markdown table (also printed)")
+    add_runtime_options(p)
     p.set_defaults(run=run)
 
 
@@ -58,7 +60,17 @@ def run(args: argparse.Namespace) -> int:
             f"| {k} | {v['sents']:.2f} | {v['split_percent']:.0f} |" for k, v in result.items()
         )
     elif args.table == "samsa-correlations":
-        result = R.samsa_correlations(data, aligner=args.aligner)
+        from samsa.pipeline import progress_bar, worker_count
+
+        cache = open_cache(args)
+        bar = progress_bar(None, "samsa", args.quiet)
+        try:
+            result = R.samsa_correlations(data, aligner=args.aligner, jobs=worker_count(args.jobs),
+                                          dask=dask_target(args), cache=cache, progress=bar.update)  # fmt: skip
+        finally:
+            bar.close()
+            if cache is not None:
+                cache.close()
         md = samsa_correlations_markdown(result)
         if args.plots:
             _plots(result, Path(args.plots))
