@@ -38,7 +38,7 @@ import networkx as nx
 from samsa.errors import InputError
 from samsa.graph import from_json, to_json, tokens
 
-__all__ = ["SCHEMA", "ParseCache", "default_cache_path", "encode_graph", "input_text"]
+__all__ = ["SCHEMA", "ParseCache", "decode_graph", "default_cache_path", "encode_graph", "input_text"]
 
 SCHEMA = "samsa-parse-cache-1"
 _CREATE = """
@@ -78,6 +78,17 @@ def input_text(sentence: str | Sequence[str]) -> str:
 def encode_graph(g: nx.DiGraph) -> bytes:
     """A graph as the cache stores it (compressed compact JSON); workers encode in parallel, the parent only writes."""
     return zlib.compress(to_json(g).encode("utf-8"), 6)
+
+
+def decode_graph(payload: bytes, sentence: str | Sequence[str]) -> nx.DiGraph | None:
+    """The graph in ``payload``, or None when it does not decode or its tokens are not ``sentence``'s."""
+    try:
+        g = from_json(zlib.decompress(payload))
+    except (ValueError, zlib.error):
+        return None
+    if not isinstance(sentence, str) and tokens(g) != list(sentence):
+        return None
+    return g
 
 
 def _key(parser_key: str, text: str) -> bytes:
@@ -148,6 +159,17 @@ class ParseCache:
     # -- entries -----------------------------------------------------------------------------------------------
     def get_many(self, parser_key: str, sentences: Sequence[str | Sequence[str]]) -> list[nx.DiGraph | None]:
         """The cached graph of each input, or ``None``; bad entries are deleted and reported as misses."""
+        out: list[nx.DiGraph | None] = []
+        for sentence, payload in zip(sentences, self.get_payloads(parser_key, sentences), strict=True):
+            g = None if payload is None else decode_graph(payload, sentence)
+            if payload is not None and g is None:
+                self._drop(_key(parser_key, input_text(sentence)))
+            out.append(g)
+        return out
+
+    def get_payloads(self, parser_key: str, sentences: Sequence[str | Sequence[str]]) -> list[bytes | None]:
+        """The stored payload of each input whose parser key, input and digest check out, without decoding it
+        (the pipeline's workers decode in parallel, with :func:`decode_graph`); bad entries are deleted."""
         texts = [input_text(s) for s in sentences]
         keys = [_key(parser_key, t) for t in texts]
         found: dict[bytes, tuple[str, str, bytes, bytes]] = {}
@@ -159,27 +181,20 @@ class ParseCache:
                 chunk,
             ).fetchall()
             found.update({bytes(r[0]): (r[1], r[2], bytes(r[3]), bytes(r[4])) for r in rows})
-        out: list[nx.DiGraph | None] = []
-        for sentence, text, key in zip(sentences, texts, keys, strict=True):
+        out: list[bytes | None] = []
+        for text, key in zip(texts, keys, strict=True):
             row = found.get(key)
-            g = None if row is None else self._check(parser_key, sentence, text, *row)
-            if row is not None and g is None:
+            if row is None:
+                out.append(None)
+                continue
+            parser, stored_input, payload, digest = row
+            if parser != parser_key or stored_input != text or hashlib.sha256(payload).digest() != digest:
                 self._drop(key)
                 found.pop(key)
-            out.append(g)
+                out.append(None)
+            else:
+                out.append(payload)
         return out
-
-    def _check(self, parser_key: str, sentence: Any, text: str, parser: str, stored_input: str, payload: bytes,
-               digest: bytes) -> nx.DiGraph | None:  # fmt: skip
-        if parser != parser_key or stored_input != text or hashlib.sha256(payload).digest() != digest:
-            return None
-        try:
-            g = from_json(zlib.decompress(payload))
-        except (ValueError, zlib.error):
-            return None
-        if not isinstance(sentence, str) and tokens(g) != list(sentence):
-            return None
-        return g
 
     def _drop(self, key: bytes) -> None:
         self.dropped += 1

@@ -51,12 +51,14 @@ class Job:
 
 @dataclass(frozen=True)
 class Item:
-    """One source line: ``kind`` is ``parse`` (``source`` is text or tokens), ``graph`` or ``xml`` (a file path)."""
+    """One source line: ``kind`` is ``parse`` (``source`` is text or tokens), ``cached`` (the same, with the
+    parse cache's ``payload``), ``graph`` or ``xml`` (a file path)."""
 
     kind: str
     source: Any
     outputs: tuple[str, ...] = ()
     origin: str = ""
+    payload: bytes | None = None
 
 
 @dataclass
@@ -67,6 +69,7 @@ class ItemResult:
     graph: nx.DiGraph | None
     results: list[Any] = field(default_factory=list)
     payload: bytes | None = None
+    repaired: bool = False  # a cached payload that did not decode: parsed again (the new payload replaces it)
 
 
 class Worker:
@@ -83,30 +86,38 @@ class Worker:
             self.metric = Samsa(aligner=get_aligner(name, **options), compat=job.compat, tokenizer=job.tokenizer,
                                 separator=job.separator, parser=job.parser)  # fmt: skip
 
-    def graphs(self, items: Sequence[Item]) -> tuple[list[nx.DiGraph], list[bool]]:
-        """The graph of each item, and whether it was parsed here."""
+    def graphs(self, items: Sequence[Item]) -> tuple[list[nx.DiGraph], list[bool], list[bool]]:
+        """The graph of each item, whether it was parsed here, and whether that repaired a bad cached payload."""
+        from samsa.parse_cache import decode_graph
         from samsa.ucca_xml import load_passage
 
-        todo = [k for k, it in enumerate(items) if it.kind == "parse"]
-        parsed = iter(self.job.parser.parse([items[k].source for k in todo]) if todo else [])
-        out = []
-        for it in items:
-            if it.kind == "parse":
-                out.append(next(parsed))
+        out: list[nx.DiGraph | None] = []
+        repaired = [False] * len(items)
+        for k, it in enumerate(items):
+            if it.kind == "cached":
+                g = decode_graph(it.payload or b"", it.source)
+                repaired[k] = g is None
+                out.append(g)
             elif it.kind == "xml":
                 out.append(load_passage(it.source))
-            else:
+            elif it.kind == "graph":
                 out.append(it.source)
-        return out, [it.kind == "parse" for it in items]
+            else:
+                out.append(None)
+        todo = [k for k, g in enumerate(out) if g is None]
+        for k, g in zip(todo, self.job.parser.parse([items[k].source for k in todo]) if todo else [], strict=True):
+            out[k] = g
+        parsed = [it.kind == "parse" or bad for it, bad in zip(items, repaired, strict=True)]
+        return out, parsed, repaired  # type: ignore[return-value]
 
     def run(self, items: Sequence[Item], want: str = "none") -> list[ItemResult]:
         """Score a chunk; ``want`` says which graphs travel back: ``all`` (as graphs, parsed ones also encoded for
         the cache), ``parsed`` (encoded for the cache) or ``none``."""
         from samsa.parse_cache import encode_graph
 
-        graphs, parsed = self.graphs(items)
-        out = [ItemResult(g if want == "all" else None, payload=encode_graph(g) if p and want != "none" else None)
-               for g, p in zip(graphs, parsed, strict=True)]  # fmt: skip
+        graphs, parsed, repaired = self.graphs(items)
+        out = [ItemResult(g if want == "all" else None, payload=encode_graph(g) if p and want != "none" else None,
+                          repaired=r) for g, p, r in zip(graphs, parsed, repaired, strict=True)]  # fmt: skip
         if self.metric is None:
             return out
         n_systems = len(items[0].outputs) if items else 0
@@ -222,17 +233,15 @@ def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
         yield chunk
 
 
-def _with_cache(chunks: Iterable[list[Item]], cache: Any, key: str, hits: list[list[bool]]) -> Iterator[list[Item]]:
-    """Replace parse items whose graph is cached by graph items (``hits`` records which, per chunk)."""
+def _with_cache(chunks: Iterable[list[Item]], cache: Any, key: str) -> Iterator[list[Item]]:
+    """Turn parse items with a cache entry into ``cached`` items carrying its payload (decoded by the workers)."""
     for chunk in chunks:
         todo = [k for k, it in enumerate(chunk) if it.kind == "parse"]
-        found = cache.get_many(key, [chunk[k].source for k in todo]) if todo else []
-        flags = [False] * len(chunk)
-        for k, g in zip(todo, found, strict=True):
-            if g is not None:
-                chunk[k] = Item("graph", g, chunk[k].outputs, chunk[k].origin)
-                flags[k] = True
-        hits.append(flags)
+        found = cache.get_payloads(key, [chunk[k].source for k in todo]) if todo else []
+        for k, payload in zip(todo, found, strict=True):
+            if payload is not None:
+                it = chunk[k]
+                chunk[k] = Item("cached", it.source, it.outputs, it.origin, payload)
         yield chunk
 
 
@@ -252,7 +261,6 @@ def run_items(
     """
     key = parser.cache_key() if cache is not None and parser is not None and hasattr(parser, "cache_key") else None
     originals: deque[list[Item]] = deque()
-    hits: list[list[bool]] = []
 
     def remember(chunks: Iterable[list[Item]]) -> Iterator[list[Item]]:
         for c in chunks:
@@ -261,13 +269,13 @@ def run_items(
 
     chunks: Iterable[list[Item]] = remember(_chunks(items, CHUNK))
     if key is not None:
-        chunks = _with_cache(chunks, cache, key, hits)
+        chunks = _with_cache(chunks, cache, key)
     for results in executor.map(chunks, "all" if return_graphs else "parsed" if key is not None else "none"):
         chunk = originals.popleft()
         if key is not None:
-            hit = hits.pop(0)
-            new = [(it.source, r.payload) for it, r, h in zip(chunk, results, hit, strict=True)
-                   if it.kind == "parse" and not h and r.payload is not None]  # fmt: skip
+            # fresh parses and repaired entries come back encoded; cache hits come back without a payload
+            new = [(it.source, r.payload) for it, r in zip(chunk, results, strict=True) if r.payload is not None]
+            cache.dropped += sum(r.repaired for r in results)
             if new:
                 cache.put_encoded(key, [s for s, _ in new], [b for _, b in new])
         yield from zip(chunk, results, strict=True)

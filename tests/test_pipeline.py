@@ -120,3 +120,25 @@ def _root():
     from pathlib import Path
 
     return Path(__file__).resolve().parents[1]
+
+
+def test_cached_payload_that_does_not_decode_is_parsed_again_and_replaced(corpus, capsys, tmp_path):
+    """Workers decode cached payloads; one that passes the digest but is not a graph is re-parsed, never used."""
+    import hashlib
+    import sqlite3
+    import zlib
+
+    cache = str(tmp_path / "c.sqlite")
+    cold = _score(corpus, capsys, "--cache", cache)
+    bad = zlib.compress(b'{"v": 2, "graph": {}, "nodes": "not a list"}')
+    db = sqlite3.connect(cache)
+    db.execute("UPDATE parses SET payload = ?, digest = ? WHERE key IN (SELECT key FROM parses LIMIT 3)",
+               (bad, hashlib.sha256(bad).digest()))  # fmt: skip
+    db.commit()
+    db.close()
+    for jobs in ("1", "2"):
+        assert _score(corpus, capsys, "--cache", cache, "--jobs", jobs) == cold
+    db = sqlite3.connect(cache)
+    (n_bad,) = db.execute("SELECT COUNT(*) FROM parses WHERE payload = ?", (bad,)).fetchone()
+    db.close()
+    assert n_bad == 0  # replaced by the fresh parses
