@@ -142,3 +142,22 @@ def test_cached_payload_that_does_not_decode_is_parsed_again_and_replaced(corpus
     (n_bad,) = db.execute("SELECT COUNT(*) FROM parses WHERE payload = ?", (bad,)).fetchone()
     db.close()
     assert n_bad == 0  # replaced by the fresh parses
+
+
+def test_evaluate_and_benchmark_give_the_same_numbers_for_every_jobs(data_dir, tmp_path, capsys, corpus):
+    src = corpus / "src.txt"
+    outs = {}
+    for jobs in ("1", "2"):
+        assert main(["evaluate", "--source", str(src), "--system", str(corpus / "split.txt"), "--metrics",
+                     "samsa,fkgl", "--json", "--quiet", "--no-cache", "--jobs", jobs]) == 0  # fmt: skip
+        outs["evaluate", jobs] = json.loads(capsys.readouterr().out)
+        a = data_dir / "acl2018" / "Evaluation_system_outputs"
+        assert main(["benchmark", "hsplit", "--data", str(data_dir), "--system", str(a / "DSS"), "--name", "DSS",
+                     "--first", "70", "--quiet", "--no-cache", "--jobs", jobs, "--json",
+                     str(tmp_path / f"b{jobs}.json")]) == 0  # fmt: skip
+        capsys.readouterr()
+        outs["benchmark", jobs] = json.loads((tmp_path / f"b{jobs}.json").read_text())
+    assert outs["evaluate", "1"] == outs["evaluate", "2"]
+    assert 0 < outs["evaluate", "1"]["samsa"] < 100 and "builtin.v1" in outs["evaluate", "1"]["signatures"]["samsa"]
+    assert outs["benchmark", "1"] == outs["benchmark", "2"]
+    assert set(outs["benchmark", "1"]["systems"]["DSS"]["samsa"]) == {"samsa", "samsa_abl"}
