@@ -41,7 +41,11 @@ class XmlParser:
 
     def parse(self, sentences: Sequence[str | Sequence[str]] | int) -> list[nx.DiGraph]:
         """The graphs for ``sentences`` (or for a count of lines); counts must agree."""
-        n = sentences if isinstance(sentences, int) else len(sentences)
+        self.check_count(sentences if isinstance(sentences, int) else len(sentences))
+        return self.load()
+
+    def check_count(self, n: int) -> None:
+        """Raise unless the directory holds one file per line of an ``n``-line output (nothing is loaded)."""
         if n != len(self.files):
             raise InputError(
                 self.directory,
@@ -49,7 +53,6 @@ class XmlParser:
                 f"holds {len(self.files)} UCCA XML files but the system output has {n} lines; "
                 "they are paired in natural sort order of file names, so the counts must be equal",
             )
-        return self.load()
 
     def signature(self) -> str:
         return "xml"

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from os import PathLike
 from pathlib import Path
+from typing import TextIO
 
 from samsa.errors import InputError
 
-__all__ = ["DEFAULT_MAX_TOKENS", "atomic_write_text", "check_line_counts", "decode_lines", "read_lines"]
+__all__ = ["DEFAULT_MAX_TOKENS", "atomic_open", "atomic_write_text", "check_line_counts", "decode_lines", "read_lines"]
 
 #: Longest line (in whitespace tokens) accepted by default; longer lines are
 #: almost always a broken file (a missing newline) and would make the aligner quadratic.
@@ -84,11 +86,22 @@ def check_line_counts(files: Sequence[tuple[str | PathLike[str], int]]) -> None:
 
 def atomic_write_text(path: str | PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same directory."""
+    with atomic_open(path) as fh:
+        fh.write(text)
+
+
+@contextmanager
+def atomic_open(path: str | PathLike[str]) -> Iterator[TextIO]:
+    """A text file to stream into; it replaces ``path`` only when the block ends without an exception.
+
+    The temporary file sits beside the target (same file system, so the rename is atomic) and is
+    removed on any failure, Ctrl-C included: a run never leaves a half-written output.
+    """
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or Path("."))
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+            yield fh
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -27,7 +27,20 @@ import networkx as nx
 
 from samsa.errors import InputError, ScoringError
 
-__all__ = ["CHUNK", "Item", "ItemResult", "Job", "Worker", "make_executor", "parse_corpus", "run_items"]
+__all__ = [
+    "CHUNK",
+    "Item",
+    "ItemResult",
+    "Job",
+    "Worker",
+    "make_executor",
+    "parse_corpus",
+    "progress_bar",
+    "run_items",
+    "score_means",
+    "sentence_results",
+    "worker_count",
+]
 
 #: sentences per task: large enough to batch the parser well, small enough to keep memory flat
 CHUNK = 64
@@ -331,14 +344,20 @@ def score_means(
         parser = job.parser if kind == "parse" else None
         for line, (item, res) in enumerate(run_items(items, executor, cache=cache, parser=parser,
                                                      progress=progress), 1):  # fmt: skip
-            for (samsa, abl), r in zip(scores, res.results, strict=True):
-                if isinstance(r, str):
-                    raise InputError(item.origin or None, None, f"{r} (system line {line})")
+            for (samsa, abl), r in zip(scores, sentence_results(item, line, res), strict=True):
                 samsa.append(r.samsa)
                 abl.append(r.samsa_abl)
     finally:
         executor.close()
     return [(corpus_mean(a), corpus_mean(b)) for a, b in scores]
+
+
+def sentence_results(item: Item, line: int, res: ItemResult) -> list[Any]:
+    """One SentenceResult per system; a worker's scoring error becomes an InputError naming the source and line."""
+    for r in res.results:
+        if isinstance(r, str):
+            raise InputError(item.origin or None, None, f"{r} (system line {line})")
+    return res.results
 
 
 def worker_count(jobs: int) -> int:

@@ -113,7 +113,7 @@ def _samsa(args: argparse.Namespace, source: list[str], system: list[str]) -> di
 
     if args.ucca:
         xml = get_parser("xml", directory=args.ucca)
-        xml.parse(len(system))  # checks the counts
+        xml.check_count(len(system))
         sources, kind, parser, cache = xml.files, "xml", xml, None
     else:
         parser = get_parser("builtin")

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
-from pathlib import Path
-from typing import Any
+from contextlib import ExitStack
+from typing import Any, TextIO
 
 from samsa.cli.common import (
     add_aligner_options,
@@ -19,9 +17,9 @@ from samsa.cli.common import (
     open_cache,
 )
 from samsa.errors import InputError
-from samsa.fileio import DEFAULT_MAX_TOKENS, read_lines
+from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_open, read_lines
 from samsa.metric import Samsa
-from samsa.pipeline import Item, Job, make_executor, progress_bar, run_items, worker_count
+from samsa.pipeline import Item, Job, make_executor, progress_bar, run_items, sentence_results, worker_count
 from samsa.registry import available, get_parser
 from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean
 from samsa.text import TOKENIZERS
@@ -143,32 +141,36 @@ def run(args: argparse.Namespace) -> int:
     job = Job(parser=parser if parsing else None, aligner=aligner_spec(args), compat=args.compat,
               tokenizer=args.tokenizer, separator=args.sentence_separator)  # fmt: skip
     totals = [_Totals() for _ in systems]
-    cache = open_cache(args) if parsing else None
-    rows = _RowWriter(args.per_sentence)
-    executor = make_executor(job, jobs=worker_count(args.jobs), dask=dask_target(args))
-    bar = progress_bar(len(items), "samsa", args.quiet)
-    try:
+    with ExitStack() as stack:
+        rows = _rows_file(stack, args.per_sentence)  # streamed; replaces the target only if the run succeeds
+        cache = open_cache(args) if parsing else None
+        if cache is not None:
+            stack.callback(cache.close)
+        executor = make_executor(job, jobs=worker_count(args.jobs), dask=dask_target(args))
+        stack.callback(executor.close)
+        bar = stack.enter_context(progress_bar(len(items), "samsa", args.quiet))
         stream = run_items(items, executor, cache=cache, parser=parser if parsing else None, progress=bar.update)
         for line, (item, res) in enumerate(stream, 1):
-            for total, r in zip(totals, res.results, strict=True):
-                if isinstance(r, str):
-                    raise InputError(item.origin or None, None, f"{r} (system line {line})")
+            scored = sentence_results(item, line, res)
+            for total, r in zip(totals, scored, strict=True):
                 total.add(r)
-            if rows.active:
-                rows.write({"line": line, **res.results[0].to_dict()})
-        rows.commit()
-    finally:
-        bar.close()
-        rows.discard()
-        executor.close()
-        if cache is not None:
-            cache.close()
+            if rows is not None:
+                rows.write(json.dumps({"line": line, **scored[0].to_dict()}, ensure_ascii=False) + "\n")
     summaries = [{"system": path, **t.summary(metric)} for path, t in zip(systems, totals, strict=True)]
     if args.format == "json":
         print(json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=2, ensure_ascii=False))
     else:
         print("\n\n".join((f"{s['system']}\n" if len(summaries) > 1 else "") + _table(s) for s in summaries))
     return 0
+
+
+def _rows_file(stack: ExitStack, target: str | None) -> TextIO | None:
+    if target is None:
+        return None
+    try:
+        return stack.enter_context(atomic_open(target))
+    except OSError as e:
+        raise InputError(target, None, f"cannot write here: {e.strerror}") from None
 
 
 class _Totals:
@@ -196,41 +198,6 @@ class _Totals:
             "signature": metric.signature(),
             "config": metric.config(),
         }
-
-
-class _RowWriter:
-    """JSONL rows streamed to a temporary file beside the target, renamed over it only when the run succeeds."""
-
-    def __init__(self, target: str | None) -> None:
-        self.active = target is not None
-        self.target = Path(target) if target else None
-        self.fh = None
-        self.tmp: Path | None = None
-        if self.target is not None:
-            try:
-                fd, tmp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".tmp",
-                                           dir=self.target.parent if str(self.target.parent) else ".")  # fmt: skip
-            except OSError as e:
-                raise InputError(self.target, None, f"cannot write here: {e.strerror}") from None
-            self.tmp = Path(tmp)
-            self.fh = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
-
-    def write(self, row: dict[str, Any]) -> None:
-        assert self.fh is not None
-        self.fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-    def commit(self) -> None:
-        if self.fh is not None and self.tmp is not None and self.target is not None:
-            self.fh.close()
-            self.fh = None
-            os.replace(self.tmp, self.target)
-            self.tmp = None
-
-    def discard(self) -> None:
-        if self.fh is not None:
-            self.fh.close()
-        if self.tmp is not None:
-            self.tmp.unlink(missing_ok=True)
 
 
 def _table(s: dict[str, Any]) -> str:

@@ -1,0 +1,146 @@
+"""Where the runtime's time goes: parser throughput, its stages, the warm-cache path and start-up pieces.
+
+Usage:
+    python benchmarks/runtime_profile.py
+
+One process, BLAS at one thread, the shipped weights. Reported:
+- ``BuiltinParser.parse`` sentences/s on Wiki test and 20K test (gold tokens) and on the 359 HSplit
+  sources (raw text), spaCy included, model loaded (second of two passes);
+- the parse of the HSplit sources split by stage (spaCy features, BiLSTM, span scores, CKY, graph
+  building, remote edges), as ``BuiltinParser.parse`` runs them;
+- the warm-cache path per source: decoding a cached graph, the paper-mode scene structure, and
+  scoring one HSplit reference (exact aligner) per pair;
+- start-up pieces, each in a fresh interpreter: importing ``samsa.cli``, importing spaCy, loading
+  the parser's spaCy pipeline.
+Writes ``benchmarks/results/runtime_profile.json``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _data import DATA, write_json
+
+
+def fresh(code: str) -> float:
+    """Seconds a fresh interpreter spends on ``code`` (measured inside it, interpreter start excluded)."""
+    timed = f"import time\nt = time.perf_counter()\n{code}\nprint(time.perf_counter() - t)"
+    return round(float(subprocess.run([sys.executable, "-c", timed], capture_output=True, text=True,
+                                      check=True).stdout.split()[-1]), 2)  # fmt: skip
+
+
+def stages(parser, sentences: list[list[str]]) -> dict[str, float]:
+    from parsers.builtin import _batches
+    from parsers.builtin.decode import cky, pair_arrays
+    from parsers.builtin.features import featurize
+    from parsers.builtin.remotes import candidate_pairs
+    from parsers.builtin.tree import Span, spans_to_graph
+
+    t = dict.fromkeys(("spacy_features", "bilstm", "span_scores", "cky", "graph_building", "remote_edges"), 0.0)
+    order = sorted(range(len(sentences)), key=lambda k: len(sentences[k]))
+    for idx in _batches(order, [len(s) for s in sentences], parser.batch_size):
+        batch = [sentences[k] for k in idx]
+        s = time.perf_counter()
+        feats = featurize(parser.nlp, parser.vocab, batch)
+        t["spacy_features"] += time.perf_counter() - s
+        s = time.perf_counter()
+        fence, lengths = parser.net.encode(feats)
+        t["bilstm"] += time.perf_counter() - s
+        for bi, n in enumerate(lengths):
+            s = time.perf_counter()
+            iu = np.triu_indices(n + 1, 1)
+            logp = parser.net.span_log_probs(fence, bi, n)
+            top = logp[:, 1:].argmax(-1) + 1
+            best = np.zeros((n + 1, n + 1), dtype=np.int64)
+            best[iu] = top
+            gain = np.full((n + 1, n + 1), -1.0)
+            gain[iu] = logp[np.arange(len(top)), top] - logp[:, 0]
+            t["span_scores"] += time.perf_counter() - s
+            s = time.perf_counter()
+            spans = cky(gain)
+            t["cky"] += time.perf_counter() - s
+            s = time.perf_counter()
+            g = spans_to_graph(batch[bi], [Span(i, j, parser.vocab.labels[best[i, j]]) for i, j in spans])
+            t["graph_building"] += time.perf_counter() - s
+            s = time.perf_counter()
+            pairs = candidate_pairs(g)
+            if pairs:
+                parser.net.remote_logits(fence, bi, *pair_arrays(pairs)).argmax(-1)
+            t["remote_edges"] += time.perf_counter() - s
+    total = sum(t.values())
+    return {**{k: round(v, 3) for k, v in t.items()}, "total_s": round(total, 3),
+            "shares_percent": {k: round(100 * v / total) for k, v in t.items()}}  # fmt: skip
+
+
+def main() -> None:
+    from threadpoolctl import threadpool_limits
+
+    from parsers.builtin import BuiltinParser
+    from samsa.fileio import read_lines
+    from samsa.graph import tokens
+    from samsa.parse_cache import ParseCache, decode_graph
+    from samsa.scoring import graph_structure, score_passage
+    from samsa.text import split_output
+    from samsa.ucca_xml import list_passage_files, load_passage
+
+    parser = BuiltinParser()
+    hsplit_src = read_lines(DATA / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig")
+    sets = {
+        "wiki_test": [tokens(load_passage(f)) for f in list_passage_files(DATA / "ucca" / "wiki" / "test")],
+        "20k_test": [tokens(load_passage(f)) for f in list_passage_files(DATA / "ucca" / "20k" / "test")],
+        "hsplit_sources": hsplit_src,
+    }
+    result: dict[str, object] = {"command": "python benchmarks/runtime_profile.py"}
+    with threadpool_limits(1):
+        for name, sents in sets.items():
+            parser.parse(sents)  # first pass: spaCy and caches warm
+            start = time.perf_counter()
+            graphs = parser.parse(sents)  # the HSplit graphs (last set) feed the warm path below
+            result[f"parse_{name}_sentences_per_s"] = round(len(sents) / (time.perf_counter() - start), 1)
+        result["hsplit_parse_stages"] = stages(parser, [parser.tokenize(s) for s in hsplit_src])
+        # warm path on the HSplit sources: graphs as the cache stores them, scored against HSplit1
+        with tempfile.TemporaryDirectory() as tmp, ParseCache(Path(tmp) / "c.sqlite") as cache:
+            key = parser.cache_key()
+            cache.put_many(key, hsplit_src, graphs)
+            payloads = cache.get_payloads(key, hsplit_src)
+            assert all(p is not None for p in payloads)
+            s = time.perf_counter()
+            decoded = [decode_graph(p, src) for p, src in zip(payloads, hsplit_src, strict=True)]
+            decode = time.perf_counter() - s
+            s = time.perf_counter()
+            structures = [graph_structure(g) for g in decoded]
+            structure = time.perf_counter() - s
+            outputs = read_lines(DATA / "hsplit" / "HSplit" / "HSplit1_full")
+            from aligners.exact import ExactAligner
+
+            aligner = ExactAligner()
+            s = time.perf_counter()
+            for g, st, line in zip(decoded, structures, outputs, strict=True):
+                score_passage(g, split_output(line, separator=None, tokenizer="none"), aligner, "paper", st)
+            scoring = time.perf_counter() - s
+        n = len(hsplit_src)
+        result["warm_path_ms"] = {"decode_cached_graph_per_source": round(1000 * decode / n, 2),
+                                  "paper_structure_per_source": round(1000 * structure / n, 2),
+                                  "scoring_per_pair": round(1000 * scoring / n, 2)}  # fmt: skip
+    result["startup_s"] = {
+        "import_samsa_cli": fresh("import samsa.cli"),
+        "import_spacy": fresh("import spacy"),
+        "load_parser_spacy_pipeline": fresh(
+            "import spacy\nt = time.perf_counter()\nfrom aligners.annotate import "
+            "load_spacy\nload_spacy(exclude=('ner', 'lemmatizer', 'attribute_ruler'))"
+        ),
+    }
+    print(result, file=sys.stderr)
+    print(write_json("runtime_profile.json", result))
+
+
+if __name__ == "__main__":
+    main()
