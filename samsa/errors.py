@@ -10,6 +10,8 @@ from os import PathLike
 
 __all__ = [
     "InputError",
+    "InvalidGraphError",
+    "OutputError",
     "PluginUnavailable",
     "SamsaError",
     "ScoringError",
@@ -42,6 +44,42 @@ class InputError(SamsaError, ValueError):
         if self.path is not None:
             where = f"{self.path}:{line}: " if line is not None else f"{self.path}: "
         super().__init__(f"{where}{message}")
+
+    def __reduce__(self):  # type: ignore[override]
+        # picklable with its fields, so an error raised in a worker process reaches the parent intact
+        return (self.__class__, (self.path, self.line, self.detail))
+
+
+class InvalidGraphError(InputError):
+    """A UCCA passage that reads as XML but breaks the graph's structural rules (see :mod:`samsa.validate`)."""
+
+    def __init__(
+        self, path: str | PathLike[str] | None, line: int | None, message: str, *, node: str | None = None
+    ) -> None:
+        super().__init__(path, line, message)
+        self.node = node
+
+    def __reduce__(self):  # type: ignore[override]
+        return (_invalid_graph, (self.path, self.line, self.detail, self.node))
+
+
+def _invalid_graph(path: str | None, line: int | None, message: str, node: str | None) -> InvalidGraphError:
+    return InvalidGraphError(path, line, message, node=node)
+
+
+class OutputError(SamsaError, OSError):
+    """An output file cannot be written (or would overwrite an input); the message names it."""
+
+    def __init__(self, path: str | PathLike[str], message: str) -> None:
+        self.path = str(path)
+        self.detail = message
+        super().__init__(f"{self.path}: {message}")
+
+    def __reduce__(self):  # type: ignore[override]
+        return (self.__class__, (self.path, self.detail))
+
+    def __str__(self) -> str:  # OSError would format (errno, strerror)
+        return f"{self.path}: {self.detail}"
 
 
 class UnknownPluginError(SamsaError, KeyError):

@@ -20,6 +20,7 @@ import networkx as nx
 
 from samsa import graph as G
 from samsa.errors import InputError
+from samsa.validate import check_passage
 from samsa.xmlsafe import Element, parse_xml, read_xml
 
 __all__ = [
@@ -103,15 +104,23 @@ def read_standard(root: Element, path: str | PathLike[str] = "<xml>") -> nx.DiGr
     g = G.new_passage(root.get("passageID") or Path(str(path)).stem, attributes=_attributes(root))
     g.graph["extra"] = _extra(root)
     edges: list[tuple[str, Element]] = []
+    lines: dict[str, int] = {}  # node ID -> line of its <node>, for duplicate IDs and validation errors
+    layers: dict[str, int] = {}
     for layer in root.findall("layer"):
         lid = layer.get("layerID")
         if lid not in ("0", "1"):
-            continue  # other layers (e.g. coreference) are not part of the foundational graph
+            raise InputError(path, layer.line, f"unknown layer {lid!r}; UCCA XML has layers '0' and '1'")
+        if lid in layers:
+            raise InputError(path, layer.line, f"layer {lid} appears twice (first on line {layers[lid]})")
+        layers[lid] = layer.line
         g.graph["layer_attributes"][lid] = (_attributes(layer), _extra(layer))
         for node in layer.findall("node"):
             nid, ntype = node.get("ID"), node.get("type")
             if not nid or not ntype:
                 raise InputError(path, node.line, "<node> needs both ID and type attributes")
+            if nid in lines:
+                raise InputError(path, node.line, f"node ID {nid} is used twice (first on line {lines[nid]})")
+            lines[nid] = node.line
             try:
                 nlayer, number = G.node_key(nid)
             except ValueError as e:
@@ -176,7 +185,11 @@ def read_standard(root: Element, path: str | PathLike[str] = "<xml>") -> nx.DiGr
         except ValueError as e:
             raise InputError(path, edge.line, str(e)) from None
         g.edges[parent, child]["legacy_type"] = not cat_attrs
-    return g
+    for lid in ("0", "1"):
+        if lid not in layers:
+            raise InputError(path, root.line, f"layer {lid} is missing; UCCA XML has layers '0' and '1'")
+    lines.setdefault(G.ROOT_ID, root.line)
+    return check_passage(g, path, lines)
 
 
 # --------------------------------------------------------------------------- site
@@ -198,10 +211,12 @@ class _SiteReader:
         self.wrapper2terminal: dict[int, str] = {}
         self.deferred: list[tuple[str, Element]] = []
         self.next_id = 2
+        self.lines: dict[str, int] = {G.ROOT_ID: units.line}
 
-    def new_unit(self, **kw: object) -> str:
+    def new_unit(self, el: Element, **kw: object) -> str:
         nid = f"1.{self.next_id}"
         self.next_id += 1
+        self.lines[nid] = el.line
         return G.add_unit(self.g, nid, **kw)  # type: ignore[arg-type]
 
     def tags(self, el: Element) -> tuple[str, ...]:
@@ -229,42 +244,53 @@ class _SiteReader:
                     )
                     self.wrapper2terminal[id(wrapper)] = tid
 
-    def read_unit(self, el: Element, parent: str) -> None:
+    def read_units(self, top: list[Element], parent: str) -> None:
+        """Convert ``top`` and everything under it, in document order (an explicit stack: no depth limit)."""
+        stack = [(el, parent) for el in reversed(top)]
+        while stack:
+            el, parent = stack.pop()
+            stack.extend((sub, owner) for sub, owner in reversed(self.read_unit(el, parent)))
+
+    def read_unit(self, el: Element, parent: str) -> list[tuple[Element, str]]:
+        """Convert one element; returns its sub-elements with the unit they belong to, to be read next."""
         if el.tag == "unit":
             term = self.wrapper2terminal.get(id(el))
             if term is not None:
                 if self.g.nodes[term]["type"] == "Punctuation":
-                    pnct = self.new_unit(type="PNCT")
-                    G.add_edge(self.g, parent, pnct, "U")
-                    G.add_edge(self.g, pnct, term, "Terminal")
+                    pnct = self.new_unit(el, type="PNCT")
+                    self.edge(el, parent, pnct, "U")
+                    self.edge(el, pnct, term, "Terminal")
                     self.site2node[el.get("id") or f"#{id(el)}"] = pnct
                 else:
-                    G.add_edge(self.g, parent, term, "Terminal")
-                return
+                    self.edge(el, parent, term, "Terminal")
+                return []
             gid = el.get("unitGroupID")
             existing = self.site2node.get(gid) if gid else None
             if existing is not None:  # a later chunk of a discontiguous unit
                 self.site2node[el.get("id") or ""] = existing
-                for sub in el.children:
-                    self.read_unit(sub, existing)
-                return
+                return [(sub, existing) for sub in el.children]
             work = self.groups.get(gid, el) if gid else el
-            node = self.new_unit()
-            G.add_edge(self.g, parent, node, self.tags(work), attributes=self._cmr(work))
+            node = self.new_unit(el)
+            self.edge(el, parent, node, self.tags(work), attributes=self._cmr(work))
             for key in {work.get("id"), el.get("id")} - {None}:
                 self.site2node[key] = node  # type: ignore[index]
-            for owner in (el,) if work is el else (el, work):
-                for sub in owner.children:
-                    self.read_unit(sub, node)
-        elif el.tag == "implicitUnit":
-            node = self.new_unit(implicit=True)
-            G.add_edge(self.g, parent, node, self.tags(el))
+            return [(sub, node) for owner in ((el,) if work is el else (el, work)) for sub in owner.children]
+        if el.tag == "implicitUnit":
+            node = self.new_unit(el, implicit=True)
+            self.edge(el, parent, node, self.tags(el))
             if el.get("id"):
                 self.site2node[el.get("id")] = node  # type: ignore[index]
         elif el.tag in ("remoteUnit", "linkage"):
             self.deferred.append((parent, el))
         elif el.tag != "word":
             raise InputError(self.path, el.line, f"unexpected element <{el.tag}> in site XML")
+        return []
+
+    def edge(self, el: Element, parent: str, child: str, tags: str | tuple[str, ...], **kw: object) -> None:
+        try:
+            G.add_edge(self.g, parent, child, tags, **kw)  # type: ignore[arg-type]
+        except ValueError as e:
+            raise InputError(self.path, el.line, str(e)) from None
 
     @staticmethod
     def _cmr(el: Element) -> dict[str, str]:
@@ -276,23 +302,22 @@ class _SiteReader:
                 child = self.site2node.get(el.get("id") or "")
                 if child is None:
                     raise InputError(self.path, el.line, f"remoteUnit points to unknown unit id {el.get('id')!r}")
-                G.add_edge(self.g, parent, child, self.tags(el), remote=True)
+                self.edge(el, parent, child, self.tags(el), remote=True)
             else:
                 args = [self.site2node.get(a) for a in (el.get("args") or "").split(",")]
                 if None in args or not args:
                     raise InputError(self.path, el.line, f"linkage with unknown args {el.get('args')!r}")
-                lkg = self.new_unit(type="LKG")
-                G.add_edge(self.g, lkg, parent, "LR")
+                lkg = self.new_unit(el, type="LKG")
+                self.edge(el, lkg, parent, "LR")
                 for a in args:
-                    G.add_edge(self.g, lkg, a, "LA")  # type: ignore[arg-type]
+                    self.edge(el, lkg, a, "LA")  # type: ignore[arg-type]
 
     def read(self) -> nx.DiGraph:
         self.read_terminals()
         for para in self.paragraphs:
-            for el in para.children:
-                self.read_unit(el, G.ROOT_ID)
+            self.read_units(para.children, G.ROOT_ID)
         self.resolve_deferred()
-        return self.g
+        return check_passage(self.g, self.path, self.lines)
 
 
 def read_site(root: Element, path: str | PathLike[str] = "<xml>") -> nx.DiGraph:

@@ -44,10 +44,12 @@ class Element:
 
     def iter(self, tag: str | None = None):
         """This element and its descendants in document order."""
-        if tag is None or self.tag == tag:
-            yield self
-        for c in self.children:
-            yield from c.iter(tag)
+        stack = [self]  # explicit stack: documents nested thousands deep are read without recursion
+        while stack:
+            el = stack.pop()
+            if tag is None or el.tag == tag:
+                yield el
+            stack.extend(reversed(el.children))
 
 
 def parse_xml(

@@ -22,7 +22,8 @@ def perturb(g, seed):
         if d["remote"] and rng.random() < 0.5:
             h.remove_edge(u, v)
             continue
-        if h.nodes[v]["layer"] == "1" and "Terminal" not in d["categories"] and rng.random() < 0.15:
+        linkage = h.nodes[u]["type"] == "LKG"  # LR/LA edges stay: anything else under a linkage is not UCCA
+        if h.nodes[v]["layer"] == "1" and "Terminal" not in d["categories"] and not linkage and rng.random() < 0.15:
             d["categories"] = (rng.choice(["A", "P", "S", "D", "C", "E", "F", "H", "L", "R"]),)
             d["category_attributes"] = [{"tag": d["categories"][0]}]
     units = [n for n in h if h.nodes[n]["layer"] == "1" and h.nodes[n]["type"] == "FN" and n != G.ROOT_ID]

@@ -1,0 +1,216 @@
+"""Structural validation of a UCCA passage graph, run on every passage samsa loads or receives from a parser.
+
+Why: a graph that is syntactically valid XML can still be structurally broken
+(a cycle, a unit without terminals, an edge back into the root); the scoring
+functions would then compute a number that means nothing. These checks are the
+foundational-layer invariants of the UCCA format (what the ``ucca`` package's
+objects guarantee by construction), not annotation guidelines: a parse with an
+odd category is valid, a unit that is its own ancestor is not.
+
+The rules (each violation names the node):
+
+1. the root ``1.1`` is a non-implicit FN unit and nothing points to it;
+2. every node is of its layer (``0.k`` terminals: Word or Punctuation;
+   ``1.k`` units: FN, PNCT or LKG) and terminal IDs run ``0.1 … 0.n``;
+3. no self-loops, and the primary (non-remote) edges form a DAG;
+4. terminals are leaves with at most one parent, over a primary edge;
+5. every FN or PNCT unit other than the root has exactly one primary parent
+   that is not a linkage node (so every unit hangs from the root); linkage
+   (LKG) units have no parent and only LR/LA edges;
+6. implicit units have no children; every other unit (the root included)
+   reaches at least one terminal over primary edges.
+
+All traversals are iterative, so a 100,000-deep chain is checked (and
+refused: it is a chain without terminals, or a cycle) without recursion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from os import PathLike
+
+import networkx as nx
+
+from samsa.errors import InvalidGraphError
+from samsa.graph import ROOT_ID
+
+__all__ = ["Violation", "check_passage", "violations"]
+
+_UNIT_TYPES = frozenset({"FN", "PNCT", "LKG"})
+_TERMINAL_TYPES = frozenset({"Word", "Punctuation"})
+_LINKAGE_TAGS = frozenset({"LR", "LA"})
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One broken rule: the node it concerns (``None`` for the passage as a whole) and what is wrong."""
+
+    node: str | None
+    message: str
+
+
+def violations(g: nx.DiGraph) -> list[Violation]:
+    """Every structural rule ``g`` breaks (empty for a valid passage), in a fixed order."""
+    out = _node_violations(g)
+    if out:  # later rules assume well-typed nodes
+        return out
+    out += _edge_violations(g)
+    out += _cycle_violations(g)
+    if not out:  # reachability is only defined on a DAG
+        out += _terminal_reach_violations(g)
+    return out
+
+
+def check_passage(
+    g: nx.DiGraph, path: str | PathLike[str] | None = None, lines: Mapping[str, int] | None = None
+) -> nx.DiGraph:
+    """Return ``g`` if it is a valid passage, else raise :class:`InvalidGraphError` for its first violation.
+
+    ``lines`` maps node IDs to the line of the XML element that defined them, so
+    the error reads ``file:line: passage P: node 1.7: ...``.
+    """
+    found = violations(g)
+    if not found:
+        return g
+    v = found[0]
+    line = (lines or {}).get(v.node or ROOT_ID)
+    more = f" (and {len(found) - 1} more problem(s))" if len(found) > 1 else ""
+    where = f"node {v.node}: " if v.node else ""
+    raise InvalidGraphError(
+        path, line, f"passage {g.graph.get('passage_id', '?')}: {where}{v.message}{more}", node=v.node
+    )
+
+
+def _node_violations(g: nx.DiGraph) -> list[Violation]:
+    out: list[Violation] = []
+    if ROOT_ID not in g:
+        return [Violation(None, "no root unit 1.1")]
+    root = g.nodes[ROOT_ID]
+    if root.get("layer") != "1" or root.get("type") != "FN" or root.get("implicit"):
+        out.append(Violation(ROOT_ID, "the root must be a non-implicit FN unit"))
+    positions: list[int] = []
+    for n, d in g.nodes(data=True):
+        layer = d.get("layer")
+        prefix, _, number = str(n).partition(".")
+        if layer not in ("0", "1") or prefix != layer or not number.isdigit():
+            out.append(Violation(n, f"ID does not match its layer {layer!r} (expected '{layer}.<number>')"))
+        elif layer == "0":
+            if d.get("type") not in _TERMINAL_TYPES:
+                out.append(Violation(n, f"terminal of type {d.get('type')!r}; expected Word or Punctuation"))
+            if not isinstance(d.get("text"), str) or not d["text"]:
+                out.append(Violation(n, "terminal without text"))
+            positions.append(int(number))
+        elif d.get("type") not in _UNIT_TYPES:
+            out.append(Violation(n, f"unit of type {d.get('type')!r}; expected FN, PNCT or LKG"))
+    if not positions:
+        out.append(Violation(None, "the passage has no terminals (layer 0 is missing or empty)"))
+    elif sorted(positions) != list(range(1, len(positions) + 1)):
+        missing = sorted(set(range(1, max(positions) + 1)) - set(positions))
+        out.append(Violation(None, f"terminal IDs must run 0.1 ... 0.{len(positions)}; missing 0.{missing[0]}"))
+    return out
+
+
+def _edge_violations(g: nx.DiGraph) -> list[Violation]:
+    out: list[Violation] = []
+    if g.in_degree(ROOT_ID):
+        parent = next(iter(g.pred[ROOT_ID]))
+        out.append(Violation(ROOT_ID, f"edge from {parent} back into the root"))
+    for n in nx.nodes_with_selfloops(g):
+        out.append(Violation(n, "edge from a node to itself"))
+    for n, d in g.nodes(data=True):
+        if n == ROOT_ID:
+            continue
+        preds = g.pred[n]
+        if d["layer"] == "0":
+            if g.out_degree(n):
+                out.append(Violation(n, f"terminal with children ({', '.join(sorted(g.succ[n]))})"))
+            if len(preds) > 1:
+                out.append(Violation(n, f"terminal with {len(preds)} parents ({', '.join(sorted(preds))})"))
+            elif any(e["remote"] for e in preds.values()):
+                out.append(Violation(n, "terminal reached by a remote edge"))
+            continue
+        if d["type"] == "LKG":
+            if preds:
+                out.append(Violation(n, f"linkage unit with a parent ({next(iter(preds))})"))
+            bad = [c for c, e in g.succ[n].items() if not _LINKAGE_TAGS.issuperset(e["categories"]) or e["remote"]]
+            if bad or not g.succ[n]:
+                out.append(Violation(n, "linkage unit needs primary LR/LA edges only"))
+            continue
+        primary = [p for p, e in preds.items() if not e["remote"] and g.nodes[p].get("type") != "LKG"]
+        if not primary:
+            kind = "remote parents only" if preds else "no parent"
+            out.append(Violation(n, f"orphan unit ({kind}): not connected to the root by primary edges"))
+        elif len(primary) > 1:
+            out.append(Violation(n, f"unit with {len(primary)} primary parents ({', '.join(sorted(primary))})"))
+    return out
+
+
+def _primary_successors(g: nx.DiGraph, n: str) -> list[str]:
+    return [c for c, e in g.succ[n].items() if not e["remote"]]
+
+
+def _cycle_violations(g: nx.DiGraph) -> list[Violation]:
+    """Kahn's algorithm over primary edges: whatever is never freed lies on or under a cycle."""
+    indegree = {n: 0 for n in g}
+    for _, c, e in g.edges(data=True):
+        if not e["remote"]:
+            indegree[c] += 1
+    ready = [n for n, k in indegree.items() if k == 0]
+    freed = 0
+    while ready:
+        n = ready.pop()
+        freed += 1
+        for c in _primary_successors(g, n):
+            indegree[c] -= 1
+            if indegree[c] == 0:
+                ready.append(c)
+    if freed == len(indegree):
+        return []
+    stuck = sorted((n for n, k in indegree.items() if k > 0), key=_id_key)
+    return [Violation(stuck[0], f"cycle of primary edges through {len(stuck)} unit(s)")]
+
+
+def _terminal_reach_violations(g: nx.DiGraph) -> list[Violation]:
+    """Units (implicit ones aside) that reach no terminal; implicit units with children. Assumes a DAG."""
+    out: list[Violation] = []
+    reaches: dict[str, bool] = {}
+    for n, d in g.nodes(data=True):
+        if d.get("implicit") and g.out_degree(n):
+            out.append(Violation(n, "implicit unit with children"))
+    order = _post_order(g)
+    for n in order:
+        d = g.nodes[n]
+        if d["layer"] == "0":
+            reaches[n] = True
+            continue
+        reaches[n] = any(reaches[c] for c in _primary_successors(g, n))
+        if not reaches[n] and not d.get("implicit"):
+            out.append(Violation(n, "unit without terminals (not implicit, yet nothing under it is a word)"))
+    return sorted(out, key=lambda v: _id_key(v.node or ""))
+
+
+def _post_order(g: nx.DiGraph) -> list[str]:
+    """Children before parents over primary edges (iterative; ``g`` must be a DAG over them)."""
+    seen: set[str] = set()
+    order: list[str] = []
+    for start in g:
+        if start in seen:
+            continue
+        seen.add(start)
+        stack = [(start, iter(_primary_successors(g, start)))]
+        while stack:
+            node, it = stack[-1]
+            child = next(it, None)
+            if child is None:
+                stack.pop()
+                order.append(node)
+            elif child not in seen:
+                seen.add(child)
+                stack.append((child, iter(_primary_successors(g, child))))
+    return order
+
+
+def _id_key(node_id: str) -> tuple[int, int]:
+    layer, _, number = node_id.partition(".")
+    return (int(layer), int(number)) if layer.isdigit() and number.isdigit() else (9, 0)
