@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from samsa.errors import ConfigError
+
 __all__ = ["COMBO_ORDER", "Equivalences", "equivalences"]
 
 CONJ = [({"conj_and"}, {"conj_and"}), ({"conj_or"}, {"conj_or"}), ({"conj_nor"}, {"conj_nor"})]
@@ -92,4 +94,4 @@ def equivalences(word_class: str, *, faithful: bool = True) -> Equivalences:
         )
     if word_class == "adverb":
         return _eq(pp=[], cc=[], pc=[])
-    raise ValueError(f"unknown word class {word_class!r}")
+    raise ConfigError(f"unknown word class {word_class!r}")

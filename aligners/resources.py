@@ -12,7 +12,7 @@ from functools import lru_cache
 from os import PathLike
 from pathlib import Path
 
-from samsa.errors import InputError
+from samsa.errors import ConfigError, InputError
 
 __all__ = ["EXTRA_STOP_LEMMAS", "PUNCTUATIONS", "STOPWORDS_127", "STOPWORDS_179", "load_ppdb", "stopwords"]
 
@@ -46,7 +46,7 @@ def stopwords(size: int = 179) -> frozenset[str]:
         return frozenset(STOPWORDS_179)
     if size == 127:
         return frozenset(STOPWORDS_127)
-    raise ValueError(f"stopword list size must be 127 or 179, not {size}")
+    raise ConfigError(f"stopword list size must be 127 or 179, not {size}")
 
 
 @lru_cache(maxsize=4)

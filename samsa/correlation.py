@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from samsa.errors import ConfigError, InputError
+
 __all__ = ["Correlation", "correlate", "scatter_plot", "system_correlations", "to_csv", "to_markdown"]
 
 METHODS = ("spearman", "pearson")
@@ -48,7 +50,7 @@ def _coefficient(x: np.ndarray, y: np.ndarray, method: str) -> tuple[float, floa
     elif method == "pearson":
         res = stats.pearsonr(x, y)
     else:
-        raise ValueError(f"unknown correlation method {method!r}; choose from {', '.join(METHODS)}")
+        raise ConfigError(f"unknown correlation method {method!r}; choose from {', '.join(METHODS)}")
     return float(res.statistic), float(res.pvalue)
 
 
@@ -67,9 +69,9 @@ def correlate(
     """
     a, b = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if a.shape != b.shape:
-        raise ValueError(f"{len(a)} metric scores but {len(b)} human scores")
+        raise InputError(None, None, f"{len(a)} metric scores but {len(b)} human scores")
     if len(a) < 3:
-        raise ValueError(f"need at least 3 items to correlate, got {len(a)}")
+        raise InputError(None, None, f"need at least 3 items to correlate, got {len(a)}")
     if np.all(a == a[0]) or np.all(b == b[0]):
         return Correlation(method, math.nan, math.nan, math.nan, len(a))
     r, p = _coefficient(a, b, method)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from os import PathLike
 
 __all__ = [
+    "ConfigError",
     "InputError",
     "InvalidGraphError",
     "OutputError",
@@ -80,6 +81,10 @@ class OutputError(SamsaError, OSError):
 
     def __str__(self) -> str:  # OSError would format (errno, strerror)
         return f"{self.path}: {self.detail}"
+
+
+class ConfigError(SamsaError, ValueError):
+    """An unknown option value (mode, variant, tokenizer, ...) given to a library function."""
 
 
 class UnknownPluginError(SamsaError, KeyError):

@@ -6,6 +6,7 @@ temporary file and renamed, so a failure never leaves a half-written file.
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -14,9 +15,17 @@ from os import PathLike
 from pathlib import Path
 from typing import TextIO
 
-from samsa.errors import InputError
+from samsa.errors import InputError, OutputError
 
-__all__ = ["DEFAULT_MAX_TOKENS", "atomic_open", "atomic_write_text", "check_line_counts", "decode_lines", "read_lines"]
+__all__ = [
+    "DEFAULT_MAX_TOKENS",
+    "atomic_open",
+    "atomic_write_text",
+    "check_line_counts",
+    "check_output_path",
+    "decode_lines",
+    "read_lines",
+]
 
 #: Longest line (in whitespace tokens) accepted by default; longer lines are
 #: almost always a broken file (a missing newline) and would make the aligner quadratic.
@@ -40,6 +49,10 @@ def decode_lines(
         raise InputError(path, line, f"invalid UTF-8 byte 0x{data[e.start]:02x}; re-encode the file as UTF-8") from None
     if text.startswith("\ufeff"):
         text = text[1:]
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise InputError(path, text.count("\n", 0, nul) + 1, "NUL byte in a text file (binary data, or UTF-16?); "
+                         "expected UTF-8 text, one sentence per line")  # fmt: skip
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -90,19 +103,90 @@ def atomic_write_text(path: str | PathLike[str], text: str) -> None:
         fh.write(text)
 
 
+def check_output_path(
+    target: str | PathLike[str], inputs: Sequence[str | PathLike[str]] = (), *, directory: bool = False
+) -> Path:
+    """Refuse, before any work is done, an output that would overwrite an input or cannot be written.
+
+    ``inputs`` are the files (or directories) the run reads; the target may be
+    none of them, nor a hard link to one (same device and inode). ``directory``:
+    the target is an output directory (created if missing) rather than a file.
+    """
+    out = Path(target)
+    try:
+        st = out.stat()
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise OutputError(out, f"cannot use as output: {e.strerror}") from None
+    if st is not None:
+        for src in inputs:
+            try:
+                src_st = Path(src).stat()
+                same = os.path.samestat(st, src_st) or (  # a file inside an input directory
+                    Path(src).is_dir() and os.path.samestat(out.parent.stat(), src_st)
+                )
+            except OSError:
+                continue
+            if same:
+                raise OutputError(out, f"is an input of this run ({src}); refusing to overwrite it")
+        if directory and not out.is_dir():
+            raise OutputError(out, "exists and is not a directory")
+        if not directory and out.is_dir():
+            raise OutputError(out, "is a directory; give a file name")
+    parent = out if directory and st is not None else out.parent
+    if not parent.is_dir():
+        raise OutputError(out, f"directory {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OutputError(out, f"directory {parent} is not writable")
+    if st is not None and not directory and not os.access(out, os.W_OK):
+        raise OutputError(out, "file is not writable")
+    return out
+
+
+#: errno values that mean "the output cannot be written", turned into one-line OutputErrors
+_WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO, errno.EROFS, errno.EACCES, errno.EPERM})
+
+
+def _final_mode(target: Path) -> int:
+    """The mode the output should have: the replaced file's, else what a plain ``open`` would give."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~current_umask()
+
+
+def current_umask() -> int:
+    """The process umask (read by setting and restoring it: there is no getter)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextmanager
 def atomic_open(path: str | PathLike[str]) -> Iterator[TextIO]:
     """A text file to stream into; it replaces ``path`` only when the block ends without an exception.
 
     The temporary file sits beside the target (same file system, so the rename is atomic) and is
-    removed on any failure, Ctrl-C included: a run never leaves a half-written output.
+    removed on any failure, Ctrl-C included: a run never leaves a half-written output. The result
+    keeps the mode of the file it replaces (a new file gets the umask's default). A write error
+    (a full disk, a file-size limit) becomes an :class:`OutputError` naming the target.
     """
     target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or Path("."))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            yield fh
-        os.replace(tmp, target)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or Path("."))
+    except OSError as e:
+        raise OutputError(target, f"cannot write here: {e.strerror}") from None
+    try:
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+                yield fh
+            os.chmod(tmp, _final_mode(target))
+            os.replace(tmp, target)
+        except OSError as e:
+            if isinstance(e, OutputError) or e.errno not in _WRITE_ERRORS:
+                raise
+            raise OutputError(target, f"cannot write: {e.strerror or e}; the old file (if any) is kept") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from samsa.errors import InputError
 from samsa.fileio import read_lines
 from samsa.lexical.suite import SuiteConfig, evaluate_lexical
 from samsa.reproduce import HSPLITS, table2_normalize
@@ -64,13 +65,15 @@ def benchmark_hsplit(
     data = Path(data)
     refs = load_references(data, first)
     src = refs["source"]
-    outputs = {name: [table2_normalize(x) for x in lines][: len(src)] for name, lines in systems.items()}
+    outputs = {name: [table2_normalize(x) for x in (lines[:first] if first else lines)]
+               for name, lines in systems.items()}  # fmt: skip
+    for name, out in outputs.items():
+        if len(out) != len(src):  # never cut a longer output silently: it is the wrong file, or a shifted one
+            raise InputError(None, None, f"system {name!r} has {len(out)} lines; the benchmark has {len(src)} "
+                             "sources, one output line each")  # fmt: skip
     if include_hsplit:
         outputs.update({h: refs["hsplit4"][k] for k, h in enumerate(HSPLITS)})
-    for name, out in outputs.items():
-        if len(out) != len(src):
-            raise ValueError(f"system {name!r} has {len(out)} lines, the benchmark has {len(src)} sources")
-    config = SuiteConfig(tokenizer="none", lowercase=False, sari_variant="easse")
+    config = SuiteConfig(tokenizer="none", lowercase=False, sari_variant="easse", prenorm="table2")
     results: dict[str, Any] = {}
     signatures: dict[str, Any] = {}
     for name, out in outputs.items():

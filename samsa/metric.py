@@ -16,10 +16,12 @@ import networkx as nx
 
 from aligners.base import Aligner
 from samsa import __version__
+from samsa.errors import ConfigError, InputError
 from samsa.registry import get_aligner, get_parser
 from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean, scene_tokens, score_passage
 from samsa.signature import format_signature
 from samsa.text import SPLITTER_NAME, TOKENIZERS, split_output
+from samsa.validate import check_passage
 
 __all__ = ["CorpusResult", "Samsa", "corpus_samsa", "get_samsa_sentence_scores", "sentence_samsa"]
 
@@ -85,9 +87,9 @@ class Samsa:
         parser: Any = None,
     ) -> None:
         if compat not in COMPAT_MODES:
-            raise ValueError(f"unknown compat mode {compat!r}; choose from {sorted(COMPAT_MODES)}")
+            raise ConfigError(f"unknown compat mode {compat!r}; choose from {sorted(COMPAT_MODES)}")
         if tokenizer not in TOKENIZERS:
-            raise ValueError(f"unknown tokenizer {tokenizer!r}; choose from {sorted(TOKENIZERS)}")
+            raise ConfigError(f"unknown tokenizer {tokenizer!r}; choose from {sorted(TOKENIZERS)}")
         self.aligner: Aligner = get_aligner(aligner) if isinstance(aligner, str) else aligner
         self.compat = compat
         self.tokenizer = tokenizer
@@ -123,6 +125,13 @@ class Samsa:
         return [list(s) for s in output]
 
     def _graphs(self, sources: Sequence[Source]) -> list[nx.DiGraph]:
+        for k, s in enumerate(sources, 1):
+            if isinstance(s, nx.DiGraph):
+                check_passage(s, f"<source {k}>")  # a hand-built or foreign graph gets the XML reader's checks
+            elif not isinstance(s, str):
+                raise InputError(
+                    f"<source {k}>", None, f"a source is a UCCA graph or a sentence, not {type(s).__name__}"
+                )
         texts = [s for s in sources if isinstance(s, str)]
         if not texts:
             return list(sources)  # type: ignore[arg-type]
@@ -148,7 +157,14 @@ class Samsa:
         ``structure`` (``samsa.scoring.graph_structure(g, compat)``) saves recomputing the
         graph's scenes and centers when one source is scored against several outputs.
         """
+        _check_output(output, 1)
         (g,) = self._graphs([source])
+        return self.score_graph(g, output, structure=structure)
+
+    def score_graph(
+        self, g: nx.DiGraph, output: str | Sequence[Sequence[str]], *, structure: Any = None
+    ) -> SentenceResult:
+        """:meth:`sentence_score` for a graph already validated (the pipeline's workers check each graph once)."""
         return score_passage(g, self.split(output), self.aligner, self.compat, structure)
 
     def corpus_score(
@@ -159,8 +175,7 @@ class Samsa:
         progress: Callable[[Any], Any] | None = None,
     ) -> CorpusResult:
         """Score line-parallel sources and outputs; the corpus score is the mean of sentence scores."""
-        if len(sources) != len(outputs):
-            raise ValueError(f"{len(sources)} sources but {len(outputs)} outputs; they must be line-parallel")
+        _check_corpus(sources, outputs)
         graphs = self._graphs(sources)
         self.prepare(graphs, outputs)
         pairs = zip(graphs, outputs, strict=True)
@@ -168,7 +183,7 @@ class Samsa:
             pairs = progress(pairs)
         results = tuple(score_passage(g, self.split(o), self.aligner, self.compat) for g, o in pairs)
         if not results:
-            raise ValueError("nothing to score: no sentences")
+            raise InputError(None, None, "nothing to score: no sentences")
         return CorpusResult(
             corpus_mean([r.samsa for r in results]),
             corpus_mean([r.samsa_abl for r in results]),
@@ -203,3 +218,30 @@ def corpus_samsa(orig_sents: Sequence[Source], sys_sents: Sequence[str], **setti
 def sentence_samsa(orig_sent: Source, sys_sent: str, **settings: Any) -> float:
     """SAMSA (0-100) of one source and one output line, as in EASSE."""
     return Samsa(**settings).sentence_score(orig_sent, sys_sent).samsa
+
+
+def _check_corpus(sources: Any, outputs: Any) -> None:
+    """Line-parallel, non-empty sequences of sources and outputs (an InputError says what is wrong)."""
+    for name, seq in (("sources", sources), ("outputs", outputs)):
+        if isinstance(seq, (str, bytes)) or not isinstance(seq, Sequence):
+            raise InputError(
+                f"<{name}>", None, f"expected a sequence (one item per sentence), got {type(seq).__name__}"
+            )
+    if len(sources) != len(outputs):
+        raise InputError(None, None, f"{len(sources)} sources but {len(outputs)} outputs; they must be line-parallel")
+    if not sources:
+        raise InputError(None, None, "nothing to score: no sentences")
+    for k, o in enumerate(outputs, 1):
+        _check_output(o, k)
+
+
+def _check_output(output: Any, k: int) -> None:
+    if isinstance(output, str):
+        return
+    if isinstance(output, Sequence) and all(
+        isinstance(sent, Sequence) and not isinstance(sent, str) and all(isinstance(t, str) for t in sent)
+        for sent in output
+    ):
+        return
+    raise InputError(f"<outputs {k}>", None, f"an output is a line of text or a list of token lists, not "
+                     f"{type(output).__name__}")  # fmt: skip

@@ -17,6 +17,7 @@ parse cache is read and written by the parent only (workers never touch it).
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -60,6 +61,7 @@ class Job:
     tokenizer: str = "wordpunct"
     separator: str | None = None
     score: bool = True
+    lenient: bool = False  # drop a passage that does not load or validate (and say so) instead of stopping
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,7 @@ class ItemResult:
     results: list[Any] = field(default_factory=list)
     payload: bytes | None = None
     repaired: bool = False  # a cached payload that did not decode: parsed again (the new payload replaces it)
+    dropped: str | None = None  # lenient mode: why this passage left the corpus
 
 
 class Worker:
@@ -99,50 +102,67 @@ class Worker:
             self.metric = Samsa(aligner=get_aligner(name, **options), compat=job.compat, tokenizer=job.tokenizer,
                                 separator=job.separator, parser=job.parser)  # fmt: skip
 
-    def graphs(self, items: Sequence[Item]) -> tuple[list[nx.DiGraph], list[bool], list[bool]]:
-        """The graph of each item, whether it was parsed here, and whether that repaired a bad cached payload."""
+    def graphs(self, items: Sequence[Item]) -> tuple[list[nx.DiGraph | None], list[bool], list[bool], list[str | None]]:
+        """The graph of each item, whether it was parsed here, whether that repaired a bad cached payload, and
+        (lenient mode) why an item was dropped. Every graph that did not come from the cache is validated."""
         from samsa.parse_cache import decode_graph
         from samsa.ucca_xml import load_passage
+        from samsa.validate import check_passage
 
         out: list[nx.DiGraph | None] = []
         repaired = [False] * len(items)
+        dropped: list[str | None] = [None] * len(items)
         for k, it in enumerate(items):
             if it.kind == "cached":
                 g = decode_graph(it.payload or b"", it.source)
                 repaired[k] = g is None
                 out.append(g)
             elif it.kind == "xml":
-                out.append(load_passage(it.source))
+                out.append(self._guard(k, dropped, load_passage, it.source))
             elif it.kind == "graph":
-                out.append(it.source)
+                out.append(self._guard(k, dropped, check_passage, it.source, it.origin or None))
             else:
                 out.append(None)
-        todo = [k for k, g in enumerate(out) if g is None]
+        todo = [k for k, g in enumerate(out) if g is None and dropped[k] is None]
         for k, g in zip(todo, self.job.parser.parse([items[k].source for k in todo]) if todo else [], strict=True):
-            out[k] = g
-        parsed = [it.kind == "parse" or bad for it, bad in zip(items, repaired, strict=True)]
-        return out, parsed, repaired  # type: ignore[return-value]
+            out[k] = self._guard(k, dropped, check_passage, g, items[k].origin or None)
+        parsed = [(it.kind == "parse" or bad) and d is None for it, bad, d in zip(items, repaired, dropped,
+                                                                                  strict=True)]  # fmt: skip
+        return out, parsed, repaired, dropped
+
+    def _guard(self, k: int, dropped: list[str | None], fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)``; in lenient mode an InputError drops item ``k`` (its message kept) instead."""
+        try:
+            return fn(*args)
+        except InputError as e:
+            if not self.job.lenient:
+                raise
+            dropped[k] = str(e)
+            return None
 
     def run(self, items: Sequence[Item], want: str = "none") -> list[ItemResult]:
         """Score a chunk; ``want`` says which graphs travel back: ``all`` (as graphs, parsed ones also encoded for
         the cache), ``parsed`` (encoded for the cache) or ``none``."""
         from samsa.parse_cache import encode_graph
 
-        graphs, parsed, repaired = self.graphs(items)
+        graphs, parsed, repaired, dropped = self.graphs(items)
         out = [ItemResult(g if want == "all" else None, payload=encode_graph(g) if p and want != "none" else None,
-                          repaired=r) for g, p, r in zip(graphs, parsed, repaired, strict=True)]  # fmt: skip
+                          repaired=r, dropped=d) for g, p, r, d in zip(graphs, parsed, repaired, dropped,
+                                                                       strict=True)]  # fmt: skip
         if self.metric is None:
             return out
+        keep = [k for k, d in enumerate(dropped) if d is None]
+        kept = [graphs[k] for k in keep]
         n_systems = len(items[0].outputs) if items else 0
-        structures = [_structure(g, self.metric.compat) for g in graphs] if n_systems else []
+        structures = [_structure(g, self.metric.compat) for g in kept] if n_systems else []
         for s in range(n_systems):
-            outputs = [it.outputs[s] for it in items]
-            self.metric.prepare(graphs, outputs)
-            for res, g, st, line in zip(out, graphs, structures, outputs, strict=True):
+            outputs = [items[k].outputs[s] for k in keep]
+            self.metric.prepare(kept, outputs)
+            for k, g, st, line in zip(keep, kept, structures, outputs, strict=True):
                 try:
-                    res.results.append(self.metric.sentence_score(g, line, structure=st))
+                    out[k].results.append(self.metric.score_graph(g, line, structure=st))
                 except ScoringError as e:
-                    res.results.append(f"{e}")
+                    out[k].results.append(f"{e}")
         return out
 
 
@@ -166,6 +186,7 @@ def _init_process(job: Job) -> None:
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(1)  # one intra-op thread per process: processes give the speed, not threads
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle (one line, exit 130)
     _PROCESS_WORKER = Worker(job)
 
 
@@ -344,7 +365,10 @@ def score_means(
         parser = job.parser if kind == "parse" else None
         for line, (item, res) in enumerate(run_items(items, executor, cache=cache, parser=parser,
                                                      progress=progress), 1):  # fmt: skip
-            for (samsa, abl), r in zip(scores, sentence_results(item, line, res), strict=True):
+            scored = sentence_results(item, line, res, lenient=job.lenient)
+            if scored is None:
+                continue
+            for (samsa, abl), r in zip(scores, scored, strict=True):
                 samsa.append(r.samsa)
                 abl.append(r.samsa_abl)
     finally:
@@ -352,12 +376,31 @@ def score_means(
     return [(corpus_mean(a), corpus_mean(b)) for a, b in scores]
 
 
-def sentence_results(item: Item, line: int, res: ItemResult) -> list[Any]:
-    """One SentenceResult per system; a worker's scoring error becomes an InputError naming the source and line."""
-    for r in res.results:
+def sentence_results(
+    item: Item, line: int, res: ItemResult, systems: Sequence[str] | None = None, *, lenient: bool = False
+) -> list[Any] | None:
+    """One SentenceResult per system, or None for a passage dropped in lenient mode (a warning says why).
+
+    A scoring error (e.g. EASSE's index error) becomes an InputError naming the system file and line and the
+    source passage; in lenient mode it drops the line instead.
+    """
+    if res.dropped is not None:
+        warn(f"dropped line {line}: {res.dropped}")
+        return None
+    for s, r in enumerate(res.results):
         if isinstance(r, str):
-            raise InputError(item.origin or None, None, f"{r} (system line {line})")
+            name = systems[s] if systems else None
+            message = f"{r} (source: {item.origin or 'line ' + str(line)})"
+            if lenient:
+                warn(f"dropped line {line}: {InputError(name, line, message)}")
+                return None
+            raise InputError(name, line, message)
     return res.results
+
+
+def warn(message: str) -> None:
+    """One line on stderr, the way the CLI reports everything."""
+    print(f"samsa: warning: {message}", file=sys.stderr)
 
 
 def worker_count(jobs: int) -> int:

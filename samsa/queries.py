@@ -8,7 +8,7 @@ variants, which look only at an edge's first category, live in
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 
 import networkx as nx
 
@@ -96,17 +96,22 @@ def centers(g: nx.DiGraph, unit: str) -> list[str]:
     return children(g, unit, {"C"})
 
 
-def _walk_terminals(g: nx.DiGraph, unit: str, remotes: bool, seen: set[tuple[str, str]]) -> Iterator[str]:
-    if is_terminal(g, unit):
-        yield unit
-        return
-    for child, data in g.succ[unit].items():
-        if data["remote"] and not remotes:
+def _walk_terminals(g: nx.DiGraph, unit: str, remotes: bool) -> set[str]:
+    """Terminals reachable from ``unit``, each edge followed once (remote edges may close a cycle)."""
+    found: set[str] = set()
+    seen: set[tuple[str, str]] = set()
+    stack = [unit]  # explicit stack: no recursion limit on deep graphs
+    while stack:
+        node = stack.pop()
+        if is_terminal(g, node):
+            found.add(node)
             continue
-        if (unit, child) in seen:  # remote edges may close a cycle
-            continue
-        seen.add((unit, child))
-        yield from _walk_terminals(g, child, remotes, seen)
+        for child, data in g.succ[node].items():
+            if (data["remote"] and not remotes) or (node, child) in seen:
+                continue
+            seen.add((node, child))
+            stack.append(child)
+    return found
 
 
 def unit_terminals(g: nx.DiGraph, unit: str, *, punct: bool = False, remotes: bool = True) -> list[str]:
@@ -116,7 +121,7 @@ def unit_terminals(g: nx.DiGraph, unit: str, *, punct: bool = False, remotes: bo
     remote edges at any depth (SAMSA counts a remote participant's words as part
     of the scene).
     """
-    found = set(_walk_terminals(g, unit, remotes, set()))
+    found = _walk_terminals(g, unit, remotes)
     if not punct:
         found = {t for t in found if g.nodes[t]["type"] != "Punctuation"}
     return sorted(found, key=lambda t: g.nodes[t]["position"])
@@ -145,17 +150,27 @@ def minimal_centers(g: nx.DiGraph, unit: str) -> list[str]:
 
 
 def _collect_centers(g: nx.DiGraph, unit: str, out: list[str], path: set[str]) -> None:
-    if unit in path:
-        return
-    path = path | {unit}
-    if is_terminal(g, unit) or g.nodes[unit].get("implicit"):
-        out.append(unit)
-        return
-    rules = (main_relations,) if is_scene(g, unit) else (centers, parallel_scenes)
-    for rule in rules:
-        nxt = rule(g, unit)
-        if nxt:
-            for child in nxt:
-                _collect_centers(g, child, out, path)
-            return
-    out.append(unit)
+    """Depth-first over the center rules; ``path`` holds the units being expanded, so cycles are cut.
+
+    An explicit stack of (unit, entering?) events replaces recursion: deep
+    graphs need no recursion limit, and the visit order is the recursive one.
+    """
+    stack: list[tuple[str, bool]] = [(unit, True)]
+    while stack:
+        node, entering = stack.pop()
+        if not entering:
+            path.discard(node)
+            continue
+        if node in path:
+            continue
+        if is_terminal(g, node) or g.nodes[node].get("implicit"):
+            out.append(node)
+            continue
+        rules = (main_relations,) if is_scene(g, node) else (centers, parallel_scenes)
+        nxt = next((found for found in (rule(g, node) for rule in rules) if found), None)
+        if nxt is None:
+            out.append(node)
+            continue
+        path.add(node)
+        stack.append((node, False))
+        stack.extend((child, True) for child in reversed(nxt))

@@ -9,12 +9,13 @@ A name without a version suffix (``exact``) means its newest version.
 from __future__ import annotations
 
 import importlib
+import inspect
 import re
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any
 
-from samsa.errors import UnknownPluginError
+from samsa.errors import ConfigError, InputError, UnknownPluginError
 
 __all__ = ["available", "get_aligner", "get_parser", "register", "resolve"]
 
@@ -44,10 +45,10 @@ _REGISTERED: dict[str, dict[str, Callable[..., Any]]] = {"aligners": {}, "parser
 def register(kind: str, name: str, factory: Callable[..., Any]) -> None:
     """Register a factory under ``name`` (for tests and user code); names are never overwritten."""
     if kind not in _REGISTERED:
-        raise ValueError(f"unknown plug-in kind {kind!r}; choose from {sorted(_REGISTERED)}")
+        raise ConfigError(f"unknown plug-in kind {kind!r}; choose from {sorted(_REGISTERED)}")
     existing = _REGISTERED[kind].get(name)
     if existing is not None and existing is not factory:
-        raise ValueError(f"{kind} name {name!r} is already registered to another factory")
+        raise ConfigError(f"{kind} name {name!r} is already registered to another factory")
     _REGISTERED[kind][name] = factory
 
 
@@ -75,11 +76,23 @@ def _load(kind: str, name: str) -> Callable[..., Any]:
     return getattr(importlib.import_module(module), attr)
 
 
+def _build(kind: str, name: str, options: dict[str, Any]) -> Any:
+    factory = _load(kind, name)
+    try:  # options the factory does not take, or required ones missing: say which, without a TypeError
+        inspect.signature(factory).bind(**options)
+    except TypeError as e:
+        raise InputError(None, None, f"{kind[:-1]} {name!r} cannot be built with options {sorted(options)}: {e}"
+                         ) from None  # fmt: skip
+    except ValueError:  # no signature (a builtin or C callable): let the call decide
+        pass
+    return factory(**options)
+
+
 def get_aligner(name: str, **options: Any) -> Any:
     """Build the aligner registered as ``name`` with keyword options."""
-    return _load("aligners", name)(**options)
+    return _build("aligners", name, options)
 
 
 def get_parser(name: str, **options: Any) -> Any:
     """Build the parser registered as ``name`` with keyword options."""
-    return _load("parsers", name)(**options)
+    return _build("parsers", name, options)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from samsa.correlation import correlate
+from samsa.errors import ConfigError, InputError
 from samsa.fileio import read_lines
 from samsa.human import ACL2018_SYSTEM_FILES, load_acl2018_ratings, load_hsplit_ratings, load_samsa2018_ratings
 from samsa.human import system_scores as human_system_scores
@@ -107,7 +108,7 @@ NORMALIZATIONS = ("lowercase", "clean")
 def _lines(data: Path, rel: str, n: int, normalization: str) -> list[str]:
     lines = read_lines(data / rel, max_tokens=None)[:n]
     if len(lines) < n:
-        raise ValueError(f"{data / rel} has only {len(lines)} lines, {n} needed")
+        raise InputError(None, None, f"{data / rel} has only {len(lines)} lines, {n} needed")
     if normalization == "clean":
         return [table2_normalize(x) for x in lines]
     return [" ".join(x.lower().split()) for x in lines]
@@ -132,7 +133,7 @@ def _metrics(out: list[str], src: list[str], simp: list[str], turk: list[list[st
 def hsplit_bleu_table2(data: str | Path, first: int = 70, normalization: str = "lowercase") -> dict[str, Any]:
     """Compute the HSplit paper's Table 2 (and the inputs behind it) from ``data``."""
     if normalization not in NORMALIZATIONS:
-        raise ValueError(f"unknown normalization {normalization!r}; choose from {', '.join(NORMALIZATIONS)}")
+        raise ConfigError(f"unknown normalization {normalization!r}; choose from {', '.join(NORMALIZATIONS)}")
     data = Path(data)
 
     def lines(rel: str) -> list[str]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from samsa.errors import ConfigError
+
 __all__ = ["SPLITTER_NAME", "TOKENIZERS", "split_output", "split_sentences", "tokenize"]
 
 _WORDPUNCT = re.compile(r"\w+|[^\w\s]+")
@@ -42,7 +44,7 @@ def tokenize(text: str, tokenizer: str = "wordpunct") -> list[str]:
     try:
         fn = TOKENIZERS[tokenizer]
     except KeyError:
-        raise ValueError(f"unknown tokenizer {tokenizer!r}; choose from {sorted(TOKENIZERS)}") from None
+        raise ConfigError(f"unknown tokenizer {tokenizer!r}; choose from {sorted(TOKENIZERS)}") from None
     return fn(text)
 
 

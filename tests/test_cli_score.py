@@ -72,8 +72,19 @@ def test_line_count_mismatch(tmp_path, gold, capsys):
     system = write(tmp_path, "sys.txt", "one line only\n")
     out = tmp_path / "o.jsonl"
     err = run_error(capsys, ["--ucca", str(gold), "--system", str(system), "--per-sentence", str(out)])
-    assert "sys.txt:2: has 1 lines but" in err and "holds 2 UCCA XML files" in err
+    # the missing line's counterpart is the second UCCA file: the error names it, and both counts
+    assert "10.xml: UCCA file number 2 has no system line" in err  # natural order: 1.xml, then 10.xml
+    assert "sys.txt has 1 lines" in err and "2 UCCA XML files" in err
     assert not out.exists()
+
+
+def test_line_count_mismatch_names_the_longer_file(tmp_path, gold, capsys):
+    system = write(tmp_path, "sys.txt", "a\nb\nc\n")
+    err = run_error(capsys, ["--ucca", str(gold), "--system", str(system)])
+    assert "sys.txt:3: no source for this line" in err
+    source = write(tmp_path, "src.txt", "John went home .\nHe called Mary .\nThey talked .\n")
+    err = run_error(capsys, ["--source", str(source), "--system", str(write(tmp_path, "one.txt", "x\n"))])
+    assert "src.txt:2: no system line for this source line" in err
 
 
 def test_empty_file(tmp_path, gold, capsys):
@@ -119,7 +130,11 @@ def test_easse_index_error_names_the_xml_file_and_line(tmp_path, fixture_path, c
     shutil.copy(fixture_path("ucca/teacher_left.xml"), d / "1.xml")
     system = write(tmp_path, "sys.txt", "The teacher left .\n")
     err = run_error(capsys, ["--ucca", str(d), "--system", str(system), "--compat", "easse"])
-    assert "1.xml: passage teacher_left: EASSE's SAMSA raises an index error" in err and "(system line 1)" in err
+    assert "sys.txt:1: passage teacher_left: EASSE's SAMSA raises an index error" in err
+    assert "(source: " in err and "1.xml)" in err
+    # --lenient drops that line with a warning instead; with nothing left to score, that is an error too
+    err = run_error(capsys, ["--ucca", str(d), "--system", str(system), "--compat", "easse", "--lenient"])
+    assert "warning: dropped line 1: " in err and "every line was dropped" in err
 
 
 def test_help_teaches(capsys):

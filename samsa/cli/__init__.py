@@ -1,7 +1,8 @@
 """The ``samsa`` command line: one sub-command per job, each a thin layer over the library.
 
-Exit codes: 0 success, 1 bad input or set-up (message on stderr, no traceback
-unless ``--debug``), 2 usage errors (argparse).
+Exit codes: 0 success, 1 bad input, an unwritable output or set-up (one line on
+stderr, no traceback unless ``--debug``), 2 usage errors (argparse), 130 Ctrl-C
+(outputs are written atomically, so an interrupted run leaves the old ones).
 """
 
 from __future__ import annotations
@@ -41,7 +42,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except SamsaError as e:
+    except KeyboardInterrupt:
+        if args.debug:
+            raise
+        print("samsa: interrupted; no output was written or replaced", file=sys.stderr)
+        return 130
+    except (SamsaError, OSError) as e:
         if args.debug:
             raise
         print(f"samsa: error: {e}", file=sys.stderr)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from samsa.cli.common import add_runtime_options, dask_target, open_cache
 from samsa.cli.reproduce import default_data_dir
-from samsa.fileio import atomic_write_text, read_lines
+from samsa.errors import InputError
+from samsa.fileio import atomic_write_text, check_output_path, read_lines
 
 DESCRIPTION = """\
 Score system outputs on the 359 TurkCorpus sources against the 8 TurkCorpus
@@ -39,8 +40,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from samsa.hsplit import benchmark_hsplit
 
+    for target in (args.json, args.csv):
+        if target:
+            check_output_path(target, args.system)
     names = args.name or [Path(f).name for f in args.system]
+    if len(names) != len(args.system):
+        raise InputError(None, None, f"--name gives {len(names)} name(s) for {len(args.system)} --system file(s)")
+    if len(set(names)) != len(names):
+        raise InputError(None, None, f"system names must differ: {', '.join(names)}")
     systems = {n: read_lines(f, max_tokens=None) for n, f in zip(names, args.system, strict=True)}
+    allowed = {359} if args.first is None else {359, args.first}  # the full output, or just the first N lines
+    for f, lines in zip(args.system, systems.values(), strict=True):
+        if len(lines) not in allowed:
+            raise InputError(f, min(len(lines), 359) + 1, f"has {len(lines)} lines; the HSplit benchmark needs "
+                             f"{' or '.join(map(str, sorted(allowed)))} (one per TurkCorpus test source)")  # fmt: skip
     from samsa.pipeline import progress_bar, worker_count
 
     cache = open_cache(args) if args.samsa else None

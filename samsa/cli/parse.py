@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 from samsa.cli.common import add_runtime_options, dask_target, open_cache
-from samsa.errors import InputError
-from samsa.fileio import DEFAULT_MAX_TOKENS, read_lines
+from samsa.errors import OutputError
+from samsa.fileio import DEFAULT_MAX_TOKENS, check_output_path, current_umask, read_lines
 from samsa.pipeline import Item, Job, make_executor, progress_bar, run_items, worker_count
 from samsa.registry import available, get_parser
 from samsa.ucca_xml import to_standard_xml
@@ -35,17 +38,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    out = check_output_path(args.output_dir, [args.input], directory=True)
+    _check_reusable(out)
     lines = read_lines(args.input, allow_empty_lines=False, max_tokens=DEFAULT_MAX_TOKENS)
-    out = Path(args.output_dir)
-    if out.exists() and not out.is_dir():
-        raise InputError(out, None, "exists and is not a directory")
     parser = get_parser(args.parser)
     sentences = [line.split() for line in lines] if args.tokenizer == "none" else lines
     width = max(6, len(str(len(lines))))
-    out.mkdir(parents=True, exist_ok=True)
     executor = make_executor(Job(parser=parser, score=False), jobs=worker_count(args.jobs), dask=dask_target(args))
     cache = open_cache(args)
     bar = progress_bar(len(lines), "parse", args.quiet)
+    # everything goes to a fresh directory beside the target, which replaces it only at the end: an interrupted
+    # run leaves the old directory as it was, and a finished one never keeps files of an earlier, longer run
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
     try:
         items = (Item("parse", s) for s in sentences)
         stream = run_items(items, executor, cache=cache, parser=parser, return_graphs=True, progress=bar.update)
@@ -53,12 +57,38 @@ def run(args: argparse.Namespace) -> int:
             g = res.graph
             name = f"{k:0{width}d}"
             g.graph["passage_id"] = name
-            tmp = out / f".{name}.xml.tmp"
-            tmp.write_bytes(to_standard_xml(g))
-            tmp.replace(out / f"{name}.xml")
+            (staging / f"{name}.xml").write_bytes(to_standard_xml(g))
+        _swap_in(staging, out)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     finally:
         bar.close()
         executor.close()
         if cache is not None:
             cache.close()
     return 0
+
+
+def _check_reusable(out: Path) -> None:
+    """A directory to replace may hold only what ``samsa parse`` writes (*.xml files)."""
+    if not out.exists():
+        return
+    other = sorted(p.name for p in out.iterdir() if not (p.suffix == ".xml" and p.is_file()))
+    if other:
+        raise OutputError(out, f"holds files samsa parse did not write ({', '.join(other[:3])}); "
+                          "choose a new or empty directory")  # fmt: skip
+
+
+def _swap_in(staging: Path, out: Path) -> None:
+    try:
+        os.chmod(staging, 0o777 & ~current_umask())  # mkdtemp makes it 0700
+        if out.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
+            os.replace(out, old / out.name)
+            os.replace(staging, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(staging, out)
+    except OSError as e:
+        raise OutputError(out, f"cannot replace the directory: {e.strerror}") from None

@@ -17,7 +17,7 @@ from samsa.cli.common import (
     open_cache,
 )
 from samsa.errors import InputError
-from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_open, read_lines
+from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_open, check_output_path, read_lines
 from samsa.metric import Samsa
 from samsa.pipeline import Item, Job, make_executor, progress_bar, run_items, sentence_results, worker_count
 from samsa.registry import available, get_parser
@@ -78,6 +78,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--sentence-separator", metavar="SEP", default=None, help="string separating sentences in an output line"
     )
     p.add_argument("--per-sentence", metavar="FILE", help="write one JSON object per system line (JSONL)")
+    p.add_argument("--lenient", action="store_true",
+                   help="drop a passage that does not load or validate (a warning names it; the summary counts "
+                        "it) instead of stopping")  # fmt: skip
     p.add_argument(
         "--format", choices=("table", "json"), default="table", help="corpus result format (default: %(default)s)"
     )
@@ -93,20 +96,29 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _read_system(path: str, max_tokens: int) -> list[str]:
+def _read_system(path: str, max_tokens: int, separator: str | None) -> list[str]:
     outputs = read_lines(path, allow_empty_lines=True, max_tokens=max_tokens)
-    empty = [i for i, line in enumerate(outputs, 1) if not line.strip()]
+    empty = [
+        i for i, line in enumerate(outputs, 1) if not (line.replace(separator, " ") if separator else line).strip()
+    ]
     if empty:
-        print(f"samsa: warning: {path}: {len(empty)} empty output line(s) (first: line {empty[0]}); "
+        what = "empty or separator-only" if separator else "empty"
+        print(f"samsa: warning: {path}: {len(empty)} {what} output line(s) (first: line {empty[0]}); "
               "they have no sentence and score 0", file=sys.stderr)  # fmt: skip
     return outputs
 
 
-def _check_count(system: str, n_out: int, where: str, n_src: int, what: str) -> None:
-    if n_out != n_src:
-        raise InputError(system, min(n_src, n_out) + 1, f"has {n_out} lines but {where} {what} {n_src}"
-                         + (" UCCA XML files; file k (natural sort order) annotates line k, so the counts must be "
-                            "equal" if what == "holds" else ""))  # fmt: skip
+def _check_count(system: str, n_out: int, source: str, n_src: int, files: list[Any] | None = None) -> None:
+    """Name the first line (or UCCA file) without a counterpart, in the file that has it."""
+    if n_out == n_src:
+        return
+    unit = "UCCA XML files" if files is not None else "lines"
+    counts = f"{system} has {n_out} lines, {source} {n_src} {unit}"
+    if n_out > n_src:
+        raise InputError(system, n_src + 1, f"no source for this line: {counts}")
+    if files is not None:  # file k (natural sort order) annotates line k
+        raise InputError(files[n_out], None, f"UCCA file number {n_out + 1} has no system line: {counts}")
+    raise InputError(source, n_out + 1, f"no system line for this source line: {counts}")
 
 
 def _sources(args: argparse.Namespace, systems: dict[str, list[str]]) -> tuple[list[Item], Any]:
@@ -115,11 +127,11 @@ def _sources(args: argparse.Namespace, systems: dict[str, list[str]]) -> tuple[l
     if args.ucca:
         xml = get_parser("xml", directory=args.ucca)
         for path, outputs in systems.items():
-            _check_count(path, len(outputs), args.ucca, len(xml.files), "holds")
+            _check_count(path, len(outputs), args.ucca, len(xml.files), xml.files)
         return [Item("xml", f, outs, str(f)) for f, outs in zip(xml.files, columns, strict=True)], xml
     sources = read_lines(args.source, allow_empty_lines=False, max_tokens=args.max_tokens)
     for path, outputs in systems.items():
-        _check_count(path, len(outputs), args.source, len(sources), "has")
+        _check_count(path, len(outputs), args.source, len(sources))
     try:
         parser = get_parser(args.parser or "builtin")
     except TypeError:
@@ -131,16 +143,19 @@ def _sources(args: argparse.Namespace, systems: dict[str, list[str]]) -> tuple[l
 
 
 def run(args: argparse.Namespace) -> int:
-    systems = {path: _read_system(path, args.max_tokens) for path in args.system}
-    if args.per_sentence and len(systems) > 1:
-        raise InputError(None, None, "--per-sentence needs a single --system file")
+    if args.per_sentence:  # before any work: never overwrite an input, fail early on an unwritable target
+        if len(args.system) > 1:
+            raise InputError(None, None, "--per-sentence needs a single --system file")
+        check_output_path(args.per_sentence, [*args.system, args.source or args.ucca])
+    systems = {path: _read_system(path, args.max_tokens, args.sentence_separator) for path in args.system}
     items, parser = _sources(args, systems)
     parsing = parser is not None and not args.ucca
     metric = Samsa(aligner=build_aligner(args), compat=args.compat, tokenizer=args.tokenizer,
                    separator=args.sentence_separator, parser=parser)  # fmt: skip
     job = Job(parser=parser if parsing else None, aligner=aligner_spec(args), compat=args.compat,
-              tokenizer=args.tokenizer, separator=args.sentence_separator)  # fmt: skip
+              tokenizer=args.tokenizer, separator=args.sentence_separator, lenient=args.lenient)  # fmt: skip
     totals = [_Totals() for _ in systems]
+    dropped: list[int] = []
     with ExitStack() as stack:
         rows = _rows_file(stack, args.per_sentence)  # streamed; replaces the target only if the run succeeds
         cache = open_cache(args) if parsing else None
@@ -151,12 +166,23 @@ def run(args: argparse.Namespace) -> int:
         bar = stack.enter_context(progress_bar(len(items), "samsa", args.quiet))
         stream = run_items(items, executor, cache=cache, parser=parser if parsing else None, progress=bar.update)
         for line, (item, res) in enumerate(stream, 1):
-            scored = sentence_results(item, line, res)
+            scored = sentence_results(item, line, res, list(systems), lenient=args.lenient)
+            if scored is None:
+                dropped.append(line)
+                if rows is not None:
+                    rows.write(json.dumps({"line": line, "dropped": True}) + "\n")
+                continue
             for total, r in zip(totals, scored, strict=True):
                 total.add(r)
             if rows is not None:
                 rows.write(json.dumps({"line": line, **scored[0].to_dict()}, ensure_ascii=False) + "\n")
-    summaries = [{"system": path, **t.summary(metric)} for path, t in zip(systems, totals, strict=True)]
+    if dropped:
+        print(f"samsa: warning: --lenient dropped {len(dropped)} of {len(items)} line(s) (first: line {dropped[0]});"
+              " the scores are over the rest", file=sys.stderr)  # fmt: skip
+    if len(dropped) == len(items):
+        raise InputError(None, None, "every line was dropped; nothing to score")
+    summaries = [{"system": path, **t.summary(metric), "n_dropped": len(dropped)}
+                 for path, t in zip(systems, totals, strict=True)]  # fmt: skip
     if args.format == "json":
         print(json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=2, ensure_ascii=False))
     else:
@@ -165,12 +191,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _rows_file(stack: ExitStack, target: str | None) -> TextIO | None:
-    if target is None:
-        return None
-    try:
-        return stack.enter_context(atomic_open(target))
-    except OSError as e:
-        raise InputError(target, None, f"cannot write here: {e.strerror}") from None
+    return None if target is None else stack.enter_context(atomic_open(target))
 
 
 class _Totals:
@@ -207,6 +228,7 @@ def _table(s: dict[str, Any]) -> str:
         ("lines", str(s["n_lines"])),
         ("source scenes", str(s["n_scenes"])),
         ("output sentences", str(s["n_output_sentences"])),
+        *([("dropped (--lenient)", str(s["n_dropped"]))] if s.get("n_dropped") else []),
     ]
     width = max(len(k) for k, _ in rows)
     body = "\n".join(f"{k:<{width}}  {v:>8}" for k, v in rows)

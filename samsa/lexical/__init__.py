@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from samsa.errors import ConfigError, InputError
 from samsa.lexical import bleu as _bleu
 from samsa.lexical.edits import SplitStats, compression_ratio, mean_ld, split_stats
 from samsa.lexical.normalize import normalize
@@ -55,17 +56,19 @@ def per_sentence_refs(refs: Refs, n_sentences: int, layout: str = "streams") -> 
     if layout == "sentences":
         out = [[r for r in rs if r] for rs in refs]
         if len(out) != n_sentences:
-            raise ValueError(f"{len(out)} reference lists for {n_sentences} sentences")
+            raise InputError(None, None, f"{len(out)} reference lists for {n_sentences} sentences")
     elif layout == "streams":
         for k, stream in enumerate(refs):
             if len(stream) != n_sentences:
-                raise ValueError(f"reference stream {k} has {len(stream)} sentences, expected {n_sentences}")
+                raise InputError(
+                    None, None, f"reference stream {k} has {len(stream)} sentences, expected {n_sentences}"
+                )
         out = [[stream[i] for stream in refs if stream[i]] for i in range(n_sentences)]  # type: ignore[misc]
     else:
-        raise ValueError(f"unknown references layout {layout!r}; choose streams or sentences")
+        raise ConfigError(f"unknown references layout {layout!r}; choose streams or sentences")
     missing = [i for i, rs in enumerate(out) if not rs]
     if missing:
-        raise ValueError(f"sentence {missing[0] + 1} has no reference")
+        raise InputError(None, None, f"sentence {missing[0] + 1} has no reference")
     return out  # type: ignore[return-value]
 
 
@@ -77,7 +80,7 @@ def ref_streams(per_sentence: Sequence[Sequence[str]]) -> list[list[str | None]]
 
 def _variant_defaults(variant: str, lowercase: bool | None, tokenizer: str | None) -> tuple[bool, str]:
     if variant not in SARI_VARIANTS:
-        raise ValueError(f"unknown SARI variant {variant!r}; choose from {', '.join(SARI_VARIANTS)}")
+        raise ConfigError(f"unknown SARI variant {variant!r}; choose from {', '.join(SARI_VARIANTS)}")
     default_tok = "none" if variant == "xu2016" else "13a"
     return (True if lowercase is None else lowercase), (tokenizer or default_tok)
 
@@ -105,7 +108,7 @@ def sari_components(
     ``use_paper_version`` only apply to ``easse``.
     """
     if len(orig_sents) != len(sys_sents):
-        raise ValueError(f"{len(orig_sents)} sources but {len(sys_sents)} system sentences")
+        raise InputError(None, None, f"{len(orig_sents)} sources but {len(sys_sents)} system sentences")
     lc, tok = _variant_defaults(variant, lowercase, tokenizer)
     refs = per_sentence_refs(refs_sents, len(sys_sents), refs_layout)
     if variant == "easse" and legacy:

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Levenshtein
 
+from samsa.errors import InputError
+
 __all__ = ["SplitStats", "compression_ratio", "levenshtein", "mean_ld", "split_stats"]
 
 
@@ -18,7 +20,7 @@ def levenshtein(a: str, b: str) -> int:
 def mean_ld(outputs: Sequence[str], targets: Sequence[Sequence[str]]) -> float:
     """Mean over sentences of the distance to the closest target (LD_SC: targets = [source])."""
     if not outputs:
-        raise ValueError("no sentences")
+        raise InputError(None, None, "no sentences")
     return sum(min(levenshtein(o, t) for t in ts) for o, ts in zip(outputs, targets, strict=True)) / len(outputs)
 
 
@@ -48,7 +50,7 @@ def split_stats(sentences_per_line: Sequence[Sequence[Sequence[str]]]) -> SplitS
     """Statistics from outputs already split into tokenized sentences."""
     n = len(sentences_per_line)
     if n == 0:
-        raise ValueError("no outputs")
+        raise InputError(None, None, "no outputs")
     counts = [len(s) for s in sentences_per_line]
     total_sents = sum(counts)
     tokens = sum(len(t) for s in sentences_per_line for t in s)

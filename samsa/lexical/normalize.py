@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable
 from functools import cache
 
+from samsa.errors import ConfigError
+
 __all__ = ["MOSES_ENTITIES", "TOKENIZERS", "get_tokenizer", "normalize", "unescape_moses"]
 
 TOKENIZERS = ("13a", "intl", "none")
@@ -44,7 +46,7 @@ def get_tokenizer(name: str) -> Callable[[str], str]:
     if name == "none":
         return lambda s: s
     if name not in TOKENIZERS:
-        raise ValueError(f"unknown tokenizer {name!r}; choose from {', '.join(TOKENIZERS)}")
+        raise ConfigError(f"unknown tokenizer {name!r}; choose from {', '.join(TOKENIZERS)}")
     from sacrebleu.metrics.bleu import _get_tokenizer
 
     return _get_tokenizer(name)()

@@ -23,6 +23,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from samsa.errors import ConfigError
 from samsa.lexical.normalize import normalize
 from samsa.text import split_sentences
 
@@ -117,7 +118,7 @@ def _counts(lines: Sequence[str], variant: str, tokenizer: str) -> tuple[int, in
 def corpus_fkgl(lines: Sequence[str], *, variant: str = "easse", tokenizer: str = "13a") -> float:
     """Corpus FKGL from pooled counts (see the module docstring for the variants)."""
     if variant not in FKGL_VARIANTS:
-        raise ValueError(f"unknown FKGL variant {variant!r}; choose from {', '.join(FKGL_VARIANTS)}")
+        raise ConfigError(f"unknown FKGL variant {variant!r}; choose from {', '.join(FKGL_VARIANTS)}")
     w, s, y = _counts(lines, variant, tokenizer)
     score = fkgl_from_counts(w, s, y)
     return max(0.0, score) if variant == "easse" else score
@@ -142,10 +143,10 @@ def fkbleu(ibleu: float, fk_in: float, fk_out: float, *, form: str = "geometric"
     """
     diff = fk_out - fk_in if sign == "printed" else fk_in - fk_out
     if sign not in ("printed", "readability"):
-        raise ValueError(f"unknown FKBLEU sign {sign!r}; choose printed or readability")
+        raise ConfigError(f"unknown FKBLEU sign {sign!r}; choose printed or readability")
     fkdiff = 1.0 / (1.0 + math.exp(-diff))
     if form == "geometric":
         return math.sqrt(max(ibleu, 0.0) * fkdiff)
     if form == "product":
         return ibleu * fkdiff
-    raise ValueError(f"unknown FKBLEU form {form!r}; choose geometric or product")
+    raise ConfigError(f"unknown FKBLEU form {form!r}; choose geometric or product")

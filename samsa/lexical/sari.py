@@ -27,6 +27,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from samsa.errors import InputError
+
 __all__ = [
     "NGRAM_ORDER",
     "EasseStats",
@@ -130,7 +132,7 @@ def sentence_sari_xu(src: Tokens, sys: Tokens, refs: Sequence[Tokens], *, hf: bo
     applied by :func:`samsa.lexical.corpus_sari`).
     """
     if not refs:
-        raise ValueError("SARI needs at least one reference")
+        raise InputError(None, None, "SARI needs at least one reference")
     keep = dele = add = 0.0
     for n in range(1, NGRAM_ORDER + 1):
         k, d, a = xu_ngram_scores(ngrams(src, n), ngrams(sys, n), _ref_ngrams(refs, n), len(refs), hf=hf)
@@ -172,7 +174,7 @@ class EasseStats:
 def easse_stats(src: Tokens, sys: Tokens, refs: Sequence[Tokens]) -> EasseStats:
     """SARI statistics of one sentence, EASSE style (binary ADD, count-weighted KEEP/DELETE)."""
     if not refs:
-        raise ValueError("SARI needs at least one reference")
+        raise InputError(None, None, "SARI needs at least one reference")
     r = len(refs)
     rows: list[list[float]] = [[] for _ in range(9)]
     for n in range(1, NGRAM_ORDER + 1):

@@ -13,6 +13,7 @@ from typing import Any
 
 from samsa import __version__
 from samsa import lexical as L
+from samsa.errors import ConfigError
 from samsa.lexical.edits import split_stats
 from samsa.lexical.normalize import normalize
 from samsa.lexical.readability import fkbleu, sentence_fk_xu
@@ -52,6 +53,13 @@ class SuiteConfig:
     fkbleu_sign: str = "printed"
     ibleu_alpha: float = 0.9
     separator: str | None = None
+    #: a normalization the caller applied before the suite (e.g. ``"table2"``: Moses unescaping, lowercasing,
+    #: PTB clitics, as :func:`samsa.reproduce.table2_normalize`); it shows in every signature
+    prenorm: str | None = None
+
+
+#: what each known upstream normalization does, for the signature's lc/unesc fields
+_PRENORMS = {"table2": {"lc": True, "unesc": True}}
 
 
 def _refs_field(refs: Sequence[Sequence[str]]) -> str:
@@ -72,10 +80,14 @@ def evaluate_lexical(
     """
     unknown = sorted(set(metrics) - set(METRICS))
     if unknown:
-        raise ValueError(f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}")
+        raise ConfigError(f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}")
     c = config
     norm = {"lowercase": c.lowercase, "tokenizer": c.tokenizer, "unescape": c.unescape}
-    common = {"tok": c.tokenizer, "lc": c.lowercase, "unesc": c.unescape}
+    if c.prenorm is not None and c.prenorm not in _PRENORMS:
+        raise ConfigError(f"unknown prenorm {c.prenorm!r}; choose from {', '.join(_PRENORMS)}")
+    pre = _PRENORMS.get(c.prenorm or "", {})
+    common = {"tok": c.tokenizer, "lc": c.lowercase or pre.get("lc", False),
+              "unesc": c.unescape or pre.get("unesc", False), "norm": c.prenorm}  # fmt: skip
     nrefs = _refs_field(refs)
     out: dict[str, Any] = {}
     sigs: dict[str, str] = {}

@@ -8,6 +8,7 @@ from typing import Any
 import networkx as nx
 
 from aligners.base import Aligner
+from samsa.errors import ConfigError
 from samsa.scoring.easse import score_easse
 from samsa.scoring.formula import corpus_mean, samsa_from_scene_scores, scene_score
 from samsa.scoring.paper import paper_structure, score_paper
@@ -55,7 +56,7 @@ def score_passage(
     try:
         fn = COMPAT_MODES[compat]
     except KeyError:
-        raise ValueError(f"unknown compat mode {compat!r}; choose from {sorted(COMPAT_MODES)}") from None
+        raise ConfigError(f"unknown compat mode {compat!r}; choose from {sorted(COMPAT_MODES)}") from None
     if structure is not None and compat == "paper":
         return score_paper(g, sentences, aligner, structure)
     return fn(g, sentences, aligner)

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from samsa.errors import InputError
+
 __all__ = ["corpus_mean", "samsa_from_scene_scores", "scene_score"]
 
 
@@ -50,5 +52,5 @@ def corpus_mean(sentence_scores: Sequence[float]) -> float:
     numbers agree to the last bit.
     """
     if len(sentence_scores) == 0:
-        raise ValueError("corpus score of an empty corpus")
+        raise InputError(None, None, "corpus score of an empty corpus")
     return float(np.mean(np.asarray(sentence_scores, dtype=np.float64)))
