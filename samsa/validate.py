@@ -167,8 +167,20 @@ def _cycle_violations(g: nx.DiGraph) -> list[Violation]:
                 ready.append(c)
     if freed == len(indegree):
         return []
-    stuck = sorted((n for n, k in indegree.items() if k > 0), key=_id_key)
-    return [Violation(stuck[0], f"cycle of primary edges through {len(stuck)} unit(s)")]
+    # what is left lies on a cycle or below one; peel off the part below (nodes with no stuck child)
+    stuck = {n for n, k in indegree.items() if k > 0}
+    outdegree = {n: sum(c in stuck for c in _primary_successors(g, n)) for n in stuck}
+    leaves = [n for n, k in outdegree.items() if k == 0]
+    while leaves:
+        n = leaves.pop()
+        stuck.discard(n)
+        for p, e in g.pred[n].items():
+            if p in stuck and not e["remote"]:
+                outdegree[p] -= 1
+                if outdegree[p] == 0:
+                    leaves.append(p)
+    first = min(stuck, key=_id_key)
+    return [Violation(first, f"cycle of primary edges through {len(stuck)} unit(s)")]
 
 
 def _terminal_reach_violations(g: nx.DiGraph) -> list[Violation]:
