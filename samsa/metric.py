@@ -20,7 +20,7 @@ from samsa.errors import ConfigError, InputError
 from samsa.registry import get_aligner, get_parser
 from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean, scene_tokens, score_passage
 from samsa.signature import format_signature
-from samsa.text import SPLITTER_NAME, TOKENIZERS, split_output
+from samsa.text import SPLITTER_NAME, SPLITTERS, TOKENIZERS, split_output
 from samsa.validate import check_passage
 
 __all__ = ["CorpusResult", "Samsa", "corpus_samsa", "get_samsa_sentence_scores", "sentence_samsa"]
@@ -85,6 +85,7 @@ class Samsa:
         tokenizer: str = "wordpunct",
         separator: str | None = None,
         parser: Any = None,
+        splitter: str = SPLITTER_NAME,
     ) -> None:
         if compat not in COMPAT_MODES:
             raise ConfigError(f"unknown compat mode {compat!r}; choose from {sorted(COMPAT_MODES)}")
@@ -95,6 +96,9 @@ class Samsa:
         self.tokenizer = tokenizer
         self.separator = separator
         self.parser = parser
+        if splitter not in SPLITTERS:
+            raise ConfigError(f"unknown sentence splitter {splitter!r}; choose from {sorted(SPLITTERS)}")
+        self.splitter = splitter
 
     def signature(self) -> str:
         parser = self.parser if isinstance(self.parser, str) or self.parser is None else self.parser.signature()
@@ -105,7 +109,7 @@ class Samsa:
                 "parser": parser or "given",
                 "aligner": self.aligner.signature(),
                 "tok": self.tokenizer,
-                "split": "sep" if self.separator else SPLITTER_NAME,
+                "split": "sep" if self.separator else self.splitter,
             },
             __version__,
         )
@@ -116,12 +120,13 @@ class Samsa:
             "aligner": self.aligner.signature(),
             "tokenizer": self.tokenizer,
             "separator": self.separator,
+            "splitter": self.splitter,
         }
 
     def split(self, output: str | Sequence[Sequence[str]]) -> list[list[str]]:
         """Output line -> tokenized sentences (already split input passes through)."""
         if isinstance(output, str):
-            return split_output(output, separator=self.separator, tokenizer=self.tokenizer)
+            return split_output(output, separator=self.separator, tokenizer=self.tokenizer, splitter=self.splitter)
         return [list(s) for s in output]
 
     def _graphs(self, sources: Sequence[Source]) -> list[nx.DiGraph]:

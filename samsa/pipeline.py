@@ -27,6 +27,7 @@ from typing import Any
 import networkx as nx
 
 from samsa.errors import InputError, ScoringError
+from samsa.text import SPLITTER_NAME
 
 __all__ = [
     "CHUNK",
@@ -61,6 +62,7 @@ class Job:
     tokenizer: str = "wordpunct"
     separator: str | None = None
     score: bool = True
+    splitter: str = SPLITTER_NAME
     lenient: bool = False  # drop a passage that does not load or validate (and say so) instead of stopping
 
 
@@ -100,7 +102,7 @@ class Worker:
         if job.score:
             name, options = job.aligner
             self.metric = Samsa(aligner=get_aligner(name, **options), compat=job.compat, tokenizer=job.tokenizer,
-                                separator=job.separator, parser=job.parser)  # fmt: skip
+                                separator=job.separator, parser=job.parser, splitter=job.splitter)  # fmt: skip
 
     def graphs(self, items: Sequence[Item]) -> tuple[list[nx.DiGraph | None], list[bool], list[bool], list[str | None]]:
         """The graph of each item, whether it was parsed here, whether that repaired a bad cached payload, and

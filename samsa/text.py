@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from samsa.errors import ConfigError
 
-__all__ = ["SPLITTER_NAME", "TOKENIZERS", "split_output", "split_sentences", "tokenize"]
+__all__ = ["SPLITTERS", "SPLITTER_NAME", "TOKENIZERS", "split_output", "split_sentences", "tokenize"]
 
 _WORDPUNCT = re.compile(r"\w+|[^\w\s]+")
 
@@ -29,7 +29,8 @@ def _wordpunct(text: str) -> list[str]:
 #: ``wordpunct``: NLTK's WordPunct rule, what the original SAMSA scripts used.
 TOKENIZERS: dict[str, Callable[[str], list[str]]] = {"none": _whitespace, "wordpunct": _wordpunct}
 
-SPLITTER_NAME = "rule.v1"
+#: the default sentence splitter; older names stay available so old signatures keep their meaning
+SPLITTER_NAME = "rule.v2"
 
 _ABBREVIATIONS = frozenset(
     "mr mrs ms dr prof st jr sr vs etc e.g i.e no nos fig figs vol gen col lt sgt capt rev gov sen rep inc ltd co corp "
@@ -37,6 +38,8 @@ _ABBREVIATIONS = frozenset(
 )
 _END = re.compile(r"[.!?]+[\"'”’»)\]]*$")
 _OPENERS = "\"'“‘«([¿¡"
+#: what Punkt (and so EASSE) moves back to the sentence a boundary closes: one token of these characters
+_CLOSERS = re.compile(r"[\"')\]}]+")
 
 
 def tokenize(text: str, tokenizer: str = "wordpunct") -> list[str]:
@@ -63,38 +66,75 @@ def _is_boundary(token: str, nxt: str | None) -> bool:
     return bool(first) and (first.isupper() or first.isdigit() or nxt[0] in _OPENERS)
 
 
-def split_sentences(text: str) -> list[str]:
-    """Split a line into sentences with a small rule-based splitter (``rule.v1``).
+def _boundaries(toks: list[str], closers: bool) -> list[int]:
+    """Indices after which a sentence ends."""
+    ends: list[int] = []
+    i = 0
+    while i < len(toks):
+        if _is_boundary(toks[i], toks[i + 1] if i + 1 < len(toks) else None):
+            if closers and i + 1 < len(toks) and _CLOSERS.fullmatch(toks[i + 1]):
+                i += 1  # `` sportsman . '' `` : the closing quote ends the sentence with its mark
+            ends.append(i)
+        i += 1
+    return ends
 
-    A sentence ends after a token ending in ``.``, ``!`` or ``?`` (closing quotes
-    allowed) when the token is the mark alone (tokenized text such as
-    TurkCorpus) or the next token starts with an upper-case letter, a digit or an
-    opening quote, unless the token is a known abbreviation or an initial.
 
-    >>> split_sentences("John got home . He called Mary .")
-    ['John got home .', 'He called Mary .']
-    >>> split_sentences("Dr. Smith left. He was tired.")
-    ['Dr. Smith left.', 'He was tired.']
-    """
+def _split(text: str, closers: bool) -> list[str]:
     toks = text.split()
     out: list[str] = []
     start = 0
-    for i, tok in enumerate(toks):
-        if _is_boundary(tok, toks[i + 1] if i + 1 < len(toks) else None):
-            out.append(" ".join(toks[start : i + 1]))
-            start = i + 1
+    for end in _boundaries(toks, closers):
+        out.append(" ".join(toks[start : end + 1]))
+        start = end + 1
     if start < len(toks):
         out.append(" ".join(toks[start:]))
     return out
 
 
-def split_output(line: str, *, separator: str | None = None, tokenizer: str = "wordpunct") -> list[list[str]]:
+#: ``rule.v1``: the first rule-based splitter (a closing quote after a final mark became its own sentence);
+#: ``rule.v2``: the same rules, and a token of closing quotes/brackets right after a boundary stays with the
+#: sentence it closes, as NLTK Punkt's boundary realignment does (so FKGL's sentence counts equal EASSE's)
+SPLITTERS: dict[str, Callable[[str], list[str]]] = {
+    "rule.v1": lambda text: _split(text, closers=False),
+    "rule.v2": lambda text: _split(text, closers=True),
+}
+
+
+def split_sentences(text: str, splitter: str = SPLITTER_NAME) -> list[str]:
+    """Split a line into sentences with a small rule-based splitter (default ``rule.v2``).
+
+    A sentence ends after a token ending in ``.``, ``!`` or ``?`` (closing quotes
+    allowed) when the token is the mark alone (tokenized text such as
+    TurkCorpus) or the next token starts with an upper-case letter, a digit or an
+    opening quote, unless the token is a known abbreviation or an initial.
+    ``rule.v2`` then keeps one following token of closing quotes or brackets
+    with the sentence it closes (``rule.v1`` made it a sentence of its own).
+
+    >>> split_sentences("John got home . He called Mary .")
+    ['John got home .', 'He called Mary .']
+    >>> split_sentences("Dr. Smith left. He was tired.")
+    ['Dr. Smith left.', 'He was tired.']
+    >>> split_sentences("he was a sportsman . ''")
+    ["he was a sportsman . ''"]
+    >>> split_sentences("he was a sportsman . ''", "rule.v1")
+    ['he was a sportsman .', "''"]
+    """
+    try:
+        fn = SPLITTERS[splitter]
+    except KeyError:
+        raise ConfigError(f"unknown sentence splitter {splitter!r}; choose from {sorted(SPLITTERS)}") from None
+    return fn(text)
+
+
+def split_output(
+    line: str, *, separator: str | None = None, tokenizer: str = "wordpunct", splitter: str = SPLITTER_NAME
+) -> list[list[str]]:
     """A system-output line as a list of tokenized sentences.
 
     With ``separator`` (e.g. ``"<::::>"`` in WikiSplit) the line is cut there;
     otherwise :func:`split_sentences` decides. Empty pieces are dropped, so an
     empty line has no sentence.
     """
-    pieces = line.split(separator) if separator else split_sentences(line)
+    pieces = line.split(separator) if separator else split_sentences(line, splitter)
     sentences = [tokenize(p, tokenizer) for p in pieces]
     return [s for s in sentences if s]

@@ -36,3 +36,24 @@ def test_tokenizers():
     assert tokenize("Don't stop , John !", "none") == ["Don't", "stop", ",", "John", "!"]
     with pytest.raises(ValueError, match="unknown tokenizer 'x'"):
         tokenize("a", "x")
+
+
+def test_splitter_v2_keeps_closing_quotes_with_their_sentence():
+    from samsa.text import split_sentences
+
+    line = "he was a famous sportsman . '' he died in 1900 . ) and"
+    assert split_sentences(line) == ["he was a famous sportsman . ''", "he died in 1900 . )", "and"]
+    assert split_sentences(line, "rule.v1") == ["he was a famous sportsman .", "'' he died in 1900 .", ") and"]
+    # like Punkt's realignment: only one token of closers moves back
+    assert split_sentences('it ended . " ) then') == ['it ended . "', ") then"]
+
+
+def test_fkgl_sentence_counts_match_easse_on_turkcorpus(data_dir):
+    """Hybrid (tokenized, lowercased) FKGL as published with EASSE (Alva-Manchego et al. 2020): 5.1218;
+    the older splitter (one-token sentences of closing quotes) gives 5.1081."""
+    from samsa.lexical import corpus_fkgl
+
+    path = data_dir / "easse" / "system_outputs" / "turkcorpus" / "test" / "tok.low" / "Hybrid.tok.low"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert round(corpus_fkgl(lines), 4) == 5.1218
+    assert round(corpus_fkgl(lines, splitter="rule.v1"), 4) == 5.1081

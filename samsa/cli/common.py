@@ -23,6 +23,14 @@ def add_aligner_options(p: argparse.ArgumentParser, default: str = "exact") -> N
     )
 
 
+def add_splitter_option(p: argparse.ArgumentParser) -> None:
+    from samsa.text import SPLITTER_NAME, SPLITTERS
+
+    p.add_argument("--splitter", choices=sorted(SPLITTERS), default=SPLITTER_NAME,
+                   help="rule-based sentence splitter for outputs without --sentence-separator; rule.v1 is the "
+                        "older one, kept so that old signatures can be reproduced (default: %(default)s)")  # fmt: skip
+
+
 def build_aligner(args: argparse.Namespace) -> Any:
     """The aligner named on the command line, with the options that apply to it."""
     name, options = aligner_spec(args)

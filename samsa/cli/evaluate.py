@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from samsa.cli.common import add_runtime_options, dask_target, open_cache
+from samsa.cli.common import add_runtime_options, add_splitter_option, dask_target, open_cache
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, check_line_counts, read_lines
 from samsa.lexical import SARI_VARIANTS
@@ -62,6 +62,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--fkbleu-sign", choices=("printed", "readability"), default="printed", help="(default: %(default)s)"
     )
     p.add_argument("--sentence-separator", metavar="SEP", default=None, help="sentence separator for split statistics")
+    add_splitter_option(p)
     p.add_argument("--ucca", metavar="DIR",
                    help="gold UCCA XML of the sources, for the samsa metric (default: parse --source)")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
@@ -96,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         sari_variant=args.sari_variant, legacy=args.legacy, tokenizer=args.tokenizer, lowercase=args.lowercase,
         unescape=args.unescape, sari_del_f1=not args.sari_del_precision, fkgl_variant=args.fkgl_variant,
         fkbleu_form=args.fkbleu_form, fkbleu_sign=args.fkbleu_sign, separator=args.sentence_separator,
+        splitter=args.splitter,
     )  # fmt: skip
     result = evaluate_lexical(source, system, refs, [m for m in metrics if m != "samsa"], config)
     if "samsa" in metrics:
@@ -118,8 +120,8 @@ def _samsa(args: argparse.Namespace, source: list[str], system: list[str]) -> di
     else:
         parser = get_parser("builtin")
         sources, kind, cache = source, "parse", open_cache(args)
-    metric = Samsa(separator=args.sentence_separator, parser=parser)
-    job = Job(parser=parser if kind == "parse" else None, separator=args.sentence_separator)
+    metric = Samsa(separator=args.sentence_separator, parser=parser, splitter=args.splitter)
+    job = Job(parser=parser if kind == "parse" else None, separator=args.sentence_separator, splitter=args.splitter)
     bar = progress_bar(len(system), "samsa", args.quiet)
     try:
         ((samsa_score, abl),) = score_means(sources, [system], job, kind=kind, jobs=worker_count(args.jobs),

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 from samsa.cli.common import (
     add_aligner_options,
     add_runtime_options,
+    add_splitter_option,
     aligner_spec,
     build_aligner,
     dask_target,
@@ -77,6 +78,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--sentence-separator", metavar="SEP", default=None, help="string separating sentences in an output line"
     )
+    add_splitter_option(p)
     p.add_argument("--per-sentence", metavar="FILE", help="write one JSON object per system line (JSONL)")
     p.add_argument("--lenient", action="store_true",
                    help="drop a passage that does not load or validate (a warning names it; the summary counts "
@@ -151,9 +153,10 @@ def run(args: argparse.Namespace) -> int:
     items, parser = _sources(args, systems)
     parsing = parser is not None and not args.ucca
     metric = Samsa(aligner=build_aligner(args), compat=args.compat, tokenizer=args.tokenizer,
-                   separator=args.sentence_separator, parser=parser)  # fmt: skip
+                   separator=args.sentence_separator, parser=parser, splitter=args.splitter)  # fmt: skip
     job = Job(parser=parser if parsing else None, aligner=aligner_spec(args), compat=args.compat,
-              tokenizer=args.tokenizer, separator=args.sentence_separator, lenient=args.lenient)  # fmt: skip
+              tokenizer=args.tokenizer, separator=args.sentence_separator, lenient=args.lenient,
+              splitter=args.splitter)  # fmt: skip
     totals = [_Totals() for _ in systems]
     dropped: list[int] = []
     with ExitStack() as stack:

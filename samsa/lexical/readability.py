@@ -6,7 +6,7 @@
     nltk_contrib-style counter (all trailing "e" stripped, so "free" has 0
     syllables; digits and punctuation 0), counts pooled over the corpus, result
     clamped at 0. EASSE splits sentences with NLTK Punkt; we use samsa's
-    rule-based splitter (named in the signature), see docs/lexical.md.
+    rule-based splitter (named in the signature, ``rule.v2`` by default), see docs/lexical.md.
 ``corrected`` FKGL
     Same pooled formula with the quirks removed: original case kept, tokens
     without a letter or digit are not words, one silent final "e" is dropped,
@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from samsa.errors import ConfigError
 from samsa.lexical.normalize import normalize
-from samsa.text import split_sentences
+from samsa.text import SPLITTER_NAME, split_sentences
 
 __all__ = [
     "FKGL_VARIANTS",
@@ -99,11 +99,11 @@ def fkgl_from_counts(words: float, sentences: float, syllables: float) -> float:
     return 0.39 * words / sentences + 11.8 * syllables / words - 15.59
 
 
-def _counts(lines: Sequence[str], variant: str, tokenizer: str) -> tuple[int, int, int]:
+def _counts(lines: Sequence[str], variant: str, tokenizer: str, splitter: str) -> tuple[int, int, int]:
     w = s = y = 0
     for line in lines:
         text = normalize(line, lowercase=variant == "easse", tokenizer=tokenizer)
-        for sent in split_sentences(text):
+        for sent in split_sentences(text, splitter):
             toks = sent.split()
             if variant == "corrected":
                 toks = [t for t in toks if any(ch.isalnum() for ch in t)]
@@ -115,11 +115,17 @@ def _counts(lines: Sequence[str], variant: str, tokenizer: str) -> tuple[int, in
     return w, s, y
 
 
-def corpus_fkgl(lines: Sequence[str], *, variant: str = "easse", tokenizer: str = "13a") -> float:
-    """Corpus FKGL from pooled counts (see the module docstring for the variants)."""
+def corpus_fkgl(
+    lines: Sequence[str], *, variant: str = "easse", tokenizer: str = "13a", splitter: str = SPLITTER_NAME
+) -> float:
+    """Corpus FKGL from pooled counts (see the module docstring for the variants).
+
+    ``splitter`` names the sentence splitter (:data:`samsa.text.SPLITTERS`); the default ``rule.v2``
+    counts sentences as EASSE's Punkt does on TurkCorpus outputs (``rule.v1`` is the older count).
+    """
     if variant not in FKGL_VARIANTS:
         raise ConfigError(f"unknown FKGL variant {variant!r}; choose from {', '.join(FKGL_VARIANTS)}")
-    w, s, y = _counts(lines, variant, tokenizer)
+    w, s, y = _counts(lines, variant, tokenizer, splitter)
     score = fkgl_from_counts(w, s, y)
     return max(0.0, score) if variant == "easse" else score
 

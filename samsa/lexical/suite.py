@@ -53,6 +53,7 @@ class SuiteConfig:
     fkbleu_sign: str = "printed"
     ibleu_alpha: float = 0.9
     separator: str | None = None
+    splitter: str = SPLITTER_NAME  # sentence splitter of FKGL and split counts (samsa.text.SPLITTERS)
     #: a normalization the caller applied before the suite (e.g. ``"table2"``: Moses unescaping, lowercasing,
     #: PTB clitics, as :func:`samsa.reproduce.table2_normalize`); it shows in every signature
     prenorm: str | None = None
@@ -134,9 +135,9 @@ def evaluate_lexical(
                            "refs": nrefs, **common}, __version__,
             )  # fmt: skip
     if "fkgl" in wanted:
-        out["fkgl"] = L.corpus_fkgl(sys, variant=c.fkgl_variant, tokenizer=c.tokenizer)
+        out["fkgl"] = L.corpus_fkgl(sys, variant=c.fkgl_variant, tokenizer=c.tokenizer, splitter=c.splitter)
         sigs["fkgl"] = format_signature(
-            "FKGL", {"variant": c.fkgl_variant, "tok": c.tokenizer, "split": SPLITTER_NAME}, __version__
+            "FKGL", {"variant": c.fkgl_variant, "tok": c.tokenizer, "split": c.splitter}, __version__
         )
     if "ld_sc" in wanted:
         out["ld_sc"] = L.ld_sc(n_orig, n_sys, **done)
@@ -149,7 +150,9 @@ def evaluate_lexical(
         out["compression"] = 100.0 * L.compression_ratio(n_orig, n_sys)
         sigs["compression"] = format_signature("Compression", {"unit": "char", **common}, __version__)
     if "splits" in wanted:
-        split = split_stats([split_output(s, separator=c.separator, tokenizer="none") for s in sys])
+        split = split_stats(
+            [split_output(s, separator=c.separator, tokenizer="none", splitter=c.splitter) for s in sys]
+        )
         out["splits"] = {
             "split_outputs": split.split_outputs,
             "split_proportion": split.split_proportion,
@@ -157,7 +160,7 @@ def evaluate_lexical(
             "tokens_per_sentence": split.tokens_per_sentence,
         }
         sigs["splits"] = format_signature(
-            "Splits", {"split": "sep" if c.separator else SPLITTER_NAME, "tok": "whitespace"}, __version__
+            "Splits", {"split": "sep" if c.separator else c.splitter, "tok": "whitespace"}, __version__
         )
     out["signatures"] = sigs
     return out
