@@ -8,8 +8,10 @@ child), linkage edges (LR, LA) and terminal edges are not scored. Several edges
 with the same yield (unary chains) count once, with the union of their tags.
 Labeled matches need a shared tag, unlabeled ones only the yield. Counts are
 summed over a corpus before P/R/F1 (``../shared/docs/ucca_format_and_evaluation.md``
-section 2). The ``ucca`` package's optional normalization step (``normalize=True``)
-is not applied; its effect on F1 is about 0.1 point (section 2.6).
+section 2 of docs/ucca_eval.md). By default the ``ucca`` package's normalization step is
+not applied (its ``normalize=False``); ``normalize=True`` applies it through that
+package (:func:`samsa.ucca_interop.normalize_pair`), the setting of the SemEval 2019
+scorer: it moves F1 by at most a few thousandths.
 
 Scene-level scores: scene-unit F1 (units with a P/S child, identified by their
 yield) and minimal-center accuracy of main relations and participants of the
@@ -129,10 +131,17 @@ def evaluate_pair(guessed: nx.DiGraph, ref: nx.DiGraph) -> UccaScores:
     return scores
 
 
-def evaluate_corpus(pairs: Iterable[tuple[nx.DiGraph, nx.DiGraph]]) -> UccaScores:
-    """Counts summed over (guessed, reference) pairs (micro average), as the ``ucca`` package aggregates."""
+def evaluate_corpus(pairs: Iterable[tuple[nx.DiGraph, nx.DiGraph]], *, normalize: bool = False) -> UccaScores:
+    """Counts summed over (guessed, reference) pairs (micro average), as the ``ucca`` package aggregates.
+
+    ``normalize=True``: the ``ucca`` evaluator's normalization first (needs the optional ``ucca`` package).
+    """
     total = UccaScores()
     for guessed, ref in pairs:
+        if normalize:
+            from samsa.ucca_interop import normalize_pair
+
+            guessed, ref = normalize_pair(guessed, ref)
         total += evaluate_pair(guessed, ref)
     return total
 

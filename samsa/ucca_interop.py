@@ -15,7 +15,7 @@ import networkx as nx
 from samsa.errors import PluginUnavailable
 from samsa.ucca_xml import parse_standard_bytes, to_standard_xml
 
-__all__ = ["from_ucca", "to_ucca", "ucca_available"]
+__all__ = ["from_ucca", "normalize_pair", "to_ucca", "ucca_available", "ucca_version"]
 
 
 def _convert() -> Any:
@@ -40,6 +40,40 @@ def to_ucca(g: nx.DiGraph) -> Any:
     return _convert().from_standard(ET.fromstring(to_standard_xml(g)))
 
 
-def from_ucca(passage: Any) -> nx.DiGraph:
-    """``ucca.core.Passage`` -> our graph."""
-    return parse_standard_bytes(ET.tostring(_convert().to_standard(passage)), f"<ucca passage {passage.ID}>")
+def from_ucca(passage: Any, *, validate: bool = True) -> nx.DiGraph:
+    """``ucca.core.Passage`` -> our graph (validated unless ``validate=False``)."""
+    data = ET.tostring(_convert().to_standard(passage))
+    return parse_standard_bytes(data, f"<ucca passage {passage.ID}>", validate=validate)
+
+
+def ucca_version() -> str:
+    """The installed ``ucca`` package's version (for signatures)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    _convert()
+    try:
+        return version("ucca")
+    except PackageNotFoundError:  # pragma: no cover - imported from a source tree
+        return "unknown"
+
+
+def normalize_pair(guessed: nx.DiGraph, ref: nx.DiGraph) -> tuple[nx.DiGraph, nx.DiGraph]:
+    """The ``ucca`` evaluator's ``normalize=True`` step (the SemEval 2019 scoring setting), on copies.
+
+    Each passage is normalized (``ucca.normalization.normalize``: punctuation
+    re-attached, unary centers/functions/participants flattened, coordinated main
+    relations split), then Function units with the same yield in both passages
+    move under the root (``ucca.evaluation.move_functions``). It needs the
+    optional ``ucca`` package: it is that package's own procedure, not a re-implementation.
+    """
+    _convert()
+    from ucca.evaluation import move_functions
+    from ucca.normalization import normalize
+
+    pg, pr = to_ucca(guessed), to_ucca(ref)
+    normalize(pg)
+    normalize(pr)
+    move_functions(pg, pr)
+    # normalization may leave a unit without terminals (all its children moved away); the ucca evaluator
+    # scores such graphs as they are, and so do we
+    return from_ucca(pg, validate=False), from_ucca(pr, validate=False)

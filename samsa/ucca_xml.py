@@ -90,8 +90,11 @@ def _parts(el: Element) -> tuple[dict[str, str], dict[str, str], list[Element], 
     return attrs, extra, edges, cats
 
 
-def read_standard(root: Element, path: str | PathLike[str] = "<xml>") -> nx.DiGraph:
+def read_standard(root: Element, path: str | PathLike[str] = "<xml>", *, validate: bool = True) -> nx.DiGraph:
     """Convert a parsed standard-format document into a passage graph.
+
+    ``validate=False`` skips the structural checks of :mod:`samsa.validate` (only for graphs another tool
+    derived from valid ones, such as the ``ucca`` package's evaluation normalization).
 
     Raises
     ------
@@ -189,7 +192,7 @@ def read_standard(root: Element, path: str | PathLike[str] = "<xml>") -> nx.DiGr
         if lid not in layers:
             raise InputError(path, root.line, f"layer {lid} is missing; UCCA XML has layers '0' and '1'")
     lines.setdefault(G.ROOT_ID, root.line)
-    return check_passage(g, path, lines)
+    return check_passage(g, path, lines) if validate else g
 
 
 # --------------------------------------------------------------------------- site
@@ -412,6 +415,6 @@ def write_standard(g: nx.DiGraph, path: str | PathLike[str]) -> None:
     Path(path).write_bytes(to_standard_xml(g))
 
 
-def parse_standard_bytes(data: bytes, path: str | PathLike[str] = "<xml>") -> nx.DiGraph:
+def parse_standard_bytes(data: bytes, path: str | PathLike[str] = "<xml>", *, validate: bool = True) -> nx.DiGraph:
     """Parse standard UCCA XML given as bytes (used by tests and the ucca bridge)."""
-    return read_standard(parse_xml(data, path), path)
+    return read_standard(parse_xml(data, path), path, validate=validate)

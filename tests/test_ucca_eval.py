@@ -1,4 +1,5 @@
-"""The UCCA evaluation measure against the ``ucca`` package's evaluator (normalize=False)."""
+"""The UCCA evaluation measure: hand-computed counts (always run), and the ``ucca`` package's evaluator
+(normalize off and on) where that optional package is installed (CI installs it)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from samsa import graph as G
 from samsa.ucca_eval import evaluate_corpus, evaluate_pair, scene_scores
 from samsa.ucca_xml import list_passage_files, load_passage
 
-ucca_eval = pytest.importorskip("ucca.evaluation")
+
+@pytest.fixture
+def ucca_eval():
+    return pytest.importorskip("ucca.evaluation")
 
 
 def perturb(g, seed):
@@ -40,10 +44,10 @@ def perturb(g, seed):
     return h
 
 
-def reference_counts(guessed, ref):
+def reference_counts(ucca_eval, guessed, ref, normalize=False):
     from samsa.ucca_interop import to_ucca
 
-    scores = ucca_eval.evaluate(to_ucca(guessed), to_ucca(ref), normalize=False, constructions=("primary",
+    scores = ucca_eval.evaluate(to_ucca(guessed), to_ucca(ref), normalize=normalize, constructions=("primary",
                                 "remote", "implicit"))  # fmt: skip
     out = {}
     for t in ("labeled", "unlabeled"):
@@ -57,14 +61,18 @@ def our_counts(guessed, ref):
     return {k: (c.guessed, c.ref, c.matches) for k, c in s.counts.items()}
 
 
+@pytest.mark.parametrize("normalize", [False, True])
 @pytest.mark.parametrize("corpus", ["wiki/test", "20k/test", "ewt/test"])
-def test_counts_equal_the_ucca_package(data_dir, corpus):
-    files = list_passage_files(data_dir / "ucca" / corpus)[:40]
+def test_counts_equal_the_ucca_package(ucca_eval, data_dir, corpus, normalize):
+    files = list_passage_files(data_dir / "ucca" / corpus)[: 20 if normalize else 40]
     for k, f in enumerate(files):
         gold = load_passage(f)
         for guessed in (gold, perturb(gold, k)):
-            ref = reference_counts(guessed, gold)
-            ours = our_counts(guessed, gold)
+            ref = reference_counts(ucca_eval, guessed, gold, normalize)
+            ours = {
+                k: (c.guessed, c.ref, c.matches)
+                for k, c in evaluate_corpus([(guessed, gold)], normalize=normalize).counts.items()
+            }
             for key, value in ref.items():
                 assert ours[key] == value, (f, key)
 
@@ -105,3 +113,37 @@ def test_ucca_eval_cli(data_dir, tmp_path, capsys):
     assert out["passages"] == 10 and 0 < out["labeled"]["pooled"]["f1"] < 1
     assert out["unlabeled"]["primary"]["f1"] >= out["labeled"]["primary"]["f1"]
     assert 0 < out["scenes"]["scene_f1"] <= 1
+
+
+def test_counts_by_hand(fixture_path):
+    """"I read the book that John wrote .": 10 primary units (distinct yields; punctuation, terminal edges not
+    counted) and 1 remote (book, A of the relative clause). Relabeling wrote's P as D costs one labeled match."""
+    gold = load_passage(fixture_path("ucca/paper/2_read_book.xml"))
+    guessed = gold.copy()
+    guessed.edges["1.8", "1.11"]["categories"] = ("D",)
+    counts = {k: (c.guessed, c.ref, c.matches) for k, c in evaluate_pair(guessed, gold).counts.items()}
+    assert counts["labeled", "primary"] == (10, 10, 9)
+    assert counts["unlabeled", "primary"] == (10, 10, 10)
+    assert counts["labeled", "remote"] == counts["unlabeled", "remote"] == (1, 1, 1)
+    assert counts["labeled", "implicit"] == (0, 0, 0)
+    total = evaluate_corpus([(guessed, gold), (gold, gold)])  # summed over passages before P/R/F1
+    assert total.pooled("labeled").f1 == pytest.approx((9 + 1 + 10 + 1) / 22)
+    assert scene_scores([(guessed, gold)])["scene_f1"] == pytest.approx(2 / 3)  # 1 of 2 scenes left
+
+
+def test_normalize_needs_the_ucca_package(fixture_path, monkeypatch):
+    import builtins
+
+    from samsa.errors import PluginUnavailable
+
+    real_import = builtins.__import__
+
+    def no_ucca(name, *args, **kwargs):
+        if name == "ucca" or name.startswith("ucca."):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_ucca)
+    g = load_passage(fixture_path("ucca/paper/2_read_book.xml"))
+    with pytest.raises(PluginUnavailable, match="pip install --no-deps ucca"):
+        evaluate_corpus([(g, g)], normalize=True)

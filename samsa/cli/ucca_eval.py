@@ -28,6 +28,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("gold", metavar="GOLD_DIR")
     p.add_argument("pred", metavar="PRED_DIR")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--normalize", action="store_true",
+                   help="apply the ucca evaluator's normalization first, as the SemEval 2019 scorer does (needs the "
+                        "optional ucca package; default: off, the ucca evaluator's normalize=False)")  # fmt: skip
     p.set_defaults(run=run)
 
 
@@ -41,10 +44,16 @@ def run(args: argparse.Namespace) -> int:
         if tokens(gg) != tokens(pp):
             raise InputError(p, None, f"its terminals differ from those of {g}; both must tokenize the same text")
         pairs.append((pp, gg))
-    scores = evaluate_corpus(pairs).to_dict()
+    scores = evaluate_corpus(pairs, normalize=args.normalize).to_dict()
     scenes = scene_scores(pairs)
+    normalization = "none"
+    if args.normalize:
+        from samsa.ucca_interop import ucca_version
+
+        normalization = f"ucca-{ucca_version()}"
     if args.json:
-        print(json.dumps({"passages": len(pairs), **scores, "scenes": scenes}, indent=2))
+        print(json.dumps({"passages": len(pairs), "normalization": normalization, **scores, "scenes": scenes},
+                         indent=2))  # fmt: skip
         return 0
     lines = ["| type | construction | P | R | F1 | guessed | ref | matches |", "|---|---|---|---|---|---|---|---|"]
     for t, by_c in scores.items():
@@ -55,5 +64,6 @@ def run(args: argparse.Namespace) -> int:
     lines.append(f"scene F1 {scenes['scene_f1']:.3f} (P {scenes['scene_p']:.3f}, R {scenes['scene_r']:.3f}); "
                  f"main-relation center accuracy {scenes['main_relation_center_accuracy']:.3f}; "
                  f"participant center accuracy {scenes['participant_center_accuracy']:.3f}")  # fmt: skip
+    lines.append(f"normalization: {normalization} (UCCA F1 rows; scene scores are never normalized)")
     print("\n".join(lines))
     return 0
