@@ -25,7 +25,7 @@ BUILTIN: dict[str, dict[str, str]] = {
         "lemma.v1": "aligners.lemma:make",
         "sultan.v1": "aligners.sultan:make",
     },
-    "parsers": {"xml.v1": "parsers.xml:make", "builtin.v1": "parsers.builtin:make"},
+    "parsers": {"xml.v1": "parsers.xml:make", "builtin.v1": "parsers.builtin:make", "tupa.v1": "parsers.tupa:make"},
 }
 
 _VERSION = re.compile(r"^(?P<base>.+)\.v(?P<n>\d+)$")

@@ -116,7 +116,7 @@ def test_ucca_eval_cli(data_dir, tmp_path, capsys):
 
 
 def test_counts_by_hand(fixture_path):
-    """"I read the book that John wrote .": 10 primary units (distinct yields; punctuation, terminal edges not
+    """ "I read the book that John wrote .": 10 primary units (distinct yields; punctuation, terminal edges not
     counted) and 1 remote (book, A of the relative clause). Relabeling wrote's P as D costs one labeled match."""
     gold = load_passage(fixture_path("ucca/paper/2_read_book.xml"))
     guessed = gold.copy()

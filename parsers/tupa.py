@@ -1,0 +1,160 @@
+"""The ``tupa`` parser: an external TUPA installation (Hershcovich et al. 2017), run as a subprocess.
+
+TUPA 1.4 needs Python 3.7 and DyNet, so it cannot live in samsa's environment;
+this plugin runs it with its own interpreter. Sentences go in as UCCA XML
+passages holding only terminals (so samsa, not TUPA, decides the tokens), one
+``python -m tupa DIR -m MODEL -o OUT`` run parses them all, and every XML file it
+writes is read back with samsa's safe reader and validated like any other
+passage. The signature names TUPA's version and the model (file name and the
+SHA-256 of its files), so a score says exactly which parses it used.
+
+Where TUPA is: ``python=`` / ``model=`` options, else the ``SAMSA_TUPA_PYTHON`` /
+``SAMSA_TUPA_MODEL`` environment variables (CLI: ``--parser tupa`` with those
+variables set). ``model`` is TUPA's model prefix (the ``-m`` value used for training).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from os import PathLike
+from pathlib import Path
+
+import networkx as nx
+
+from samsa import graph as G
+from samsa.errors import InputError, InvalidGraphError, PluginUnavailable
+from samsa.ucca_xml import load_passage, to_standard_xml
+
+__all__ = ["TupaParser", "make"]
+
+_VERSION = re.compile(r"TUPA version (\S+)")
+#: files TUPA writes beside a model that are not part of it (logs, dev scores)
+_NOT_MODEL = (".log", ".csv")
+
+
+class TupaParser:
+    """Parse with an external TUPA.
+
+    Parameters
+    ----------
+    python
+        The interpreter of the TUPA installation (``$SAMSA_TUPA_PYTHON``).
+    model
+        TUPA's model prefix (``$SAMSA_TUPA_MODEL``).
+    timeout
+        Seconds one TUPA run may take before it is stopped (``None``: no limit).
+    """
+
+    name = "tupa.v1"
+
+    def __init__(
+        self,
+        *,
+        python: str | PathLike[str] | None = None,
+        model: str | PathLike[str] | None = None,
+        timeout: float | None = None,
+    ) -> None:
+        python = python or os.environ.get("SAMSA_TUPA_PYTHON")
+        model = model or os.environ.get("SAMSA_TUPA_MODEL")
+        if not python or not model:
+            raise PluginUnavailable(
+                "the tupa parser needs a TUPA installation: set SAMSA_TUPA_PYTHON (its Python) and SAMSA_TUPA_MODEL "
+                "(a model prefix), or pass python= and model=; see docs/parser.md"
+            )
+        self.python = Path(python)
+        self.model = Path(model)
+        self.timeout = timeout
+        if not (self.python.is_file() and os.access(self.python, os.X_OK)):
+            raise InputError(self.python, None, "is not an executable Python interpreter (SAMSA_TUPA_PYTHON)")
+        self.model_files = sorted(
+            p for p in self.model.parent.glob(self.model.name + "*") if p.is_file() and p.suffix not in _NOT_MODEL
+        )
+        if not self.model_files:
+            raise InputError(self.model, None, "no TUPA model files with this prefix (SAMSA_TUPA_MODEL)")
+        self.version = self._version()
+        self.model_sha256 = _digest(self.model_files)
+
+    def _run(self, args: list[str]) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "SPACY_MODEL": os.environ.get("SPACY_MODEL", "en_core_web_sm")}
+        try:
+            return subprocess.run([str(self.python), "-m", "tupa", *args], capture_output=True, text=True, env=env,
+                                  timeout=self.timeout, check=False)  # fmt: skip
+        except subprocess.TimeoutExpired:
+            raise InputError(self.python, None, f"TUPA did not finish within {self.timeout} s") from None
+        except OSError as e:
+            raise InputError(self.python, None, f"cannot run TUPA: {e.strerror}") from None
+
+    def _version(self) -> str:
+        done = self._run(["--version"])
+        found = _VERSION.search(done.stdout + done.stderr)
+        if done.returncode != 0 or not found:
+            raise InputError(self.python, None, f"does not run TUPA (`-m tupa --version` exit {done.returncode}): "
+                             f"{_last_line(done.stderr)}")  # fmt: skip
+        return found.group(1)
+
+    def signature(self) -> str:
+        return f"tupa.v1+tupa-{self.version}+{self.model.name}-{self.model_sha256[:12]}"
+
+    def cache_key(self) -> str:
+        """What the parse cache keys on: TUPA's version and the full model digest."""
+        return f"tupa.v1|{self.version}|{self.model_sha256}"
+
+    def parse(self, sentences: Sequence[str | Sequence[str]]) -> list[nx.DiGraph]:
+        """One TUPA run over all ``sentences`` (strings are split on whitespace: give tokenized text)."""
+        if not sentences:
+            return []
+        with tempfile.TemporaryDirectory(prefix="samsa-tupa-") as tmp:
+            src, out = Path(tmp) / "in", Path(tmp) / "out"
+            src.mkdir()
+            out.mkdir()
+            for k, s in enumerate(sentences, 1):
+                toks = s.split() if isinstance(s, str) else list(s)
+                if not toks:
+                    raise InputError(None, k, "empty sentence: TUPA needs at least one token")
+                punct = [not any(ch.isalnum() for ch in t) for t in toks]  # TUPA attaches punctuation itself
+                (src / f"{k}.xml").write_bytes(to_standard_xml(G.from_tokens(toks, str(k), punct=punct)))
+            done = self._run([str(src), "-m", str(self.model), "-o", str(out)])
+            if done.returncode != 0:
+                raise InputError(self.python, None, f"TUPA failed (exit {done.returncode}): "
+                                 f"{_last_line(done.stderr)}")  # fmt: skip
+            return [self._read(out, k, sentences[k - 1]) for k in range(1, len(sentences) + 1)]
+
+    def _read(self, out: Path, k: int, sentence: str | Sequence[str]) -> nx.DiGraph:
+        path = out / f"{k}.xml"
+        where = f"<TUPA parse of sentence {k}>"  # the file itself is temporary: name what it was
+        if not path.is_file():
+            raise InputError(where, None, f"TUPA wrote no parse for sentence {k}")
+        try:
+            g = load_passage(path)  # the safe reader, and the structural validation of every passage
+        except InvalidGraphError as e:
+            raise InvalidGraphError(where, e.line, e.detail, node=e.node) from None
+        except InputError as e:
+            raise InputError(where, e.line, e.detail) from None
+        toks = sentence.split() if isinstance(sentence, str) else list(sentence)
+        if G.tokens(g) != toks:
+            raise InputError(where, None, f"TUPA changed the tokens of sentence {k}")
+        g.graph["passage_id"] = str(k)
+        return g
+
+
+def _digest(files: list[Path]) -> str:
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def _last_line(text: str) -> str:
+    lines = [x for x in text.strip().splitlines() if x.strip()]
+    return lines[-1] if lines else "(no message)"
+
+
+def make(*, python: str | None = None, model: str | None = None, timeout: float | None = None) -> TupaParser:
+    """Registry factory."""
+    return TupaParser(python=python, model=model, timeout=timeout)
