@@ -33,12 +33,12 @@ from pathlib import Path
 import networkx as nx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _data import DATA  # noqa: E402
+from _data import DATA
 
-from samsa.cli import main as cli_main  # noqa: E402
-from samsa.errors import InputError, SamsaError  # noqa: E402
-from samsa.metric import Samsa  # noqa: E402
-from samsa.ucca_xml import list_passage_files, load_passage  # noqa: E402
+from samsa.cli import main as cli_main
+from samsa.errors import InputError, SamsaError
+from samsa.metric import Samsa
+from samsa.ucca_xml import list_passage_files, load_passage
 
 WHERE = re.compile(r"^(?P<path>[^\n]+?):(?P<line>\d+): ")
 TYPES = ["FN", "PNCT", "LKG", "Word", "Punctuation", "XX", ""]
@@ -222,7 +222,7 @@ def independent_problems(data: bytes) -> list[str]:
     positions = sorted(int(n.split(".")[1]) for n in nodes if nodes[n][0] == "0")
     if not positions or positions != list(range(1, len(positions) + 1)):
         return ["terminal positions"]
-    for n, (lid, ntype, attrs) in nodes.items():
+    for n, (lid, ntype, _) in nodes.items():
         preds = list(g.predecessors(n))
         if lid == "0":
             if g.out_degree(n) or len(preds) > 1 or any(g.edges[p, n]["remote"] for p in preds):
@@ -231,8 +231,12 @@ def independent_problems(data: bytes) -> list[str]:
         if n == "1.1":
             continue
         if ntype == "LKG":
-            if preds or not g.out_degree(n) or any(
-                g.edges[n, c]["remote"] or not set(g.edges[n, c]["cats"]) <= {"LR", "LA"} for c in g.successors(n)
+            if (
+                preds
+                or not g.out_degree(n)
+                or any(
+                    g.edges[n, c]["remote"] or not set(g.edges[n, c]["cats"]) <= {"LR", "LA"} for c in g.successors(n)
+                )
             ):
                 return [f"linkage {n}"]
             continue
@@ -292,7 +296,7 @@ def api_case(path: Path, text: str, metrics: list[Samsa], counts: dict[str, int]
                 counts["score_out_of_range"] += 1
     except Hang:
         counts["hangs"] += 1
-    except Exception:  # noqa: BLE001 - a traceback is what we count
+    except Exception:
         counts["tracebacks"] += 1
         examples.append(traceback.format_exc(limit=3))
     finally:
@@ -316,7 +320,7 @@ def cli_case(directory: Path, system: Path, counts: dict[str, int], examples: li
                 examples.append(f"cli message: {message!r}")
     except Hang:
         counts["hangs"] += 1
-    except BaseException:  # noqa: BLE001 - SystemExit or a traceback escaping main
+    except BaseException:
         counts["tracebacks"] += 1
         examples.append(traceback.format_exc(limit=3))
     finally:
