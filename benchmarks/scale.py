@@ -16,8 +16,8 @@ Each run writes benchmarks/results/scale_<mode>_<lines>.json (docs/BENCHMARKS.md
 from __future__ import annotations
 
 import argparse
-import json
 import fcntl
+import json
 import os
 import pty
 import re
