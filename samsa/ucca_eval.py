@@ -7,8 +7,7 @@ child takes its parent's yield). Edges are grouped into constructions: primary
 child), linkage edges (LR, LA) and terminal edges are not scored. Several edges
 with the same yield (unary chains) count once, with the union of their tags.
 Labeled matches need a shared tag, unlabeled ones only the yield. Counts are
-summed over a corpus before P/R/F1 (``../shared/docs/ucca_format_and_evaluation.md``
-section 2 of docs/ucca_eval.md). By default the ``ucca`` package's normalization step is
+summed over a corpus before P/R/F1 (docs/ucca_eval.md). By default the ``ucca`` package's normalization step is
 not applied (its ``normalize=False``); ``normalize=True`` applies it through that
 package (:func:`samsa.ucca_interop.normalize_pair`), the setting of the SemEval 2019
 scorer: it moves F1 by at most a few thousandths.
