@@ -6,7 +6,7 @@ It does not parse anything: file ``k`` (natural sort order of file names, so
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from os import PathLike
 from pathlib import Path
 
@@ -35,9 +35,14 @@ class XmlParser:
         if not self.files:
             raise InputError(self.directory, None, "directory holds no *.xml files")
 
-    def load(self) -> list[nx.DiGraph]:
-        """All graphs, without pairing them with sentences."""
-        return [load_passage(f) for f in self.files]
+    def load(self, progress: Callable[[int], object] | None = None) -> list[nx.DiGraph]:
+        """All graphs, without pairing them with sentences; ``progress(1)`` after each file."""
+        graphs = []
+        for f in self.files:
+            graphs.append(load_passage(f))
+            if progress is not None:
+                progress(1)
+        return graphs
 
     def parse(self, sentences: Sequence[str | Sequence[str]] | int) -> list[nx.DiGraph]:
         """The graphs for ``sentences`` (or for a count of lines); counts must agree."""

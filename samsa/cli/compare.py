@@ -49,7 +49,10 @@ def run(args: argparse.Namespace) -> int:
     from samsa.compare import compare_annotations
 
     xml = get_parser("xml", directory=args.ucca)
-    gold = xml.load()
+    from samsa.pipeline import progress_bar
+
+    with progress_bar(len(xml.files), "load", args.quiet) as bar:
+        gold = xml.load(bar.update)
     systems = {}
     for path in args.system:
         lines = read_lines(path, max_tokens=DEFAULT_MAX_TOKENS)
@@ -63,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(None, None, "the xml parser reads annotations, it does not parse: give --parsed DIR")
         parser = get_parser("xml", directory=args.parsed)
         parser.check_count(len(gold))
-        parsed = parser.load()
+        with progress_bar(len(parser.files), "load", args.quiet) as bar:
+            parsed = parser.load(bar.update)
         _check_tokens(gold, parsed, xml.files, parser.files)
     else:
         parsed, parser = _parse(args, gold)

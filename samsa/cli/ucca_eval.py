@@ -28,6 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("gold", metavar="GOLD_DIR")
     p.add_argument("pred", metavar="PRED_DIR")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("--normalize", action="store_true",
                    help="apply the ucca evaluator's normalization first, as the SemEval 2019 scorer does (needs the "
                         "optional ucca package; default: off, the ucca evaluator's normalize=False)")  # fmt: skip
@@ -38,12 +39,17 @@ def run(args: argparse.Namespace) -> int:
     gold, pred = list_passage_files(args.gold), list_passage_files(args.pred)
     if [f.name for f in gold] != [f.name for f in pred] and len(gold) != len(pred):
         raise InputError(args.pred, None, f"holds {len(pred)} XML files but {args.gold} holds {len(gold)}")
+    from samsa.pipeline import progress_bar
+
     pairs = []
+    bar = progress_bar(len(gold), "load", args.quiet)
     for g, p in zip(gold, pred, strict=True):
+        bar.update(1)
         gg, pp = load_passage(g), load_passage(p)
         if tokens(gg) != tokens(pp):
             raise InputError(p, None, f"its terminals differ from those of {g}; both must tokenize the same text")
         pairs.append((pp, gg))
+    bar.close()
     scores = evaluate_corpus(pairs, normalize=args.normalize).to_dict()
     scenes = scene_scores(pairs)
     normalization = "none"
