@@ -9,6 +9,7 @@ from pathlib import Path
 
 from samsa.cli.reproduce import default_data_dir
 from samsa.errors import InputError
+from samsa.fileio import check_output_path
 
 DESCRIPTION = """\
 Correlate metric scores with human judgments at the system or sentence level.
@@ -63,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
     from samsa.human import sentence_scores, system_scores
 
     path = Path(args.scores)
+    if args.plots:
+        check_output_path(args.plots, [path], directory=True)
     try:
         with path.open(encoding="utf-8", newline="") as fh:
             rows = list(csv.DictReader(fh))

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from samsa.cli.common import add_runtime_options, dask_target, open_cache
-from samsa.fileio import atomic_write_text
+from samsa.fileio import atomic_write_text, check_output_path
 
 TABLES = ("hsplit-bleu-table2", "hsplit-table1", "samsa-human-tables", "samsa-correlations")
 DIMS = ("G", "M", "S", "StS")
@@ -51,6 +51,11 @@ def run(args: argparse.Namespace) -> int:
     from samsa import reproduce as R
 
     data = Path(args.data)
+    for target in (args.json, args.markdown):  # before any work: never an input, always writable
+        if target:
+            check_output_path(target, [data])
+    if args.plots:
+        check_output_path(args.plots, [data], directory=True)
     if args.table == "hsplit-bleu-table2":
         result: Any = R.hsplit_bleu_table2(data, normalization=args.normalization)
         md = table2_markdown(result, R.PAPER_TABLE2)
