@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,16 @@ from samsa.graph import tokens
 from samsa.queries import main_relations, scenes
 from samsa.registry import get_parser
 
-STANDIN = Path(__file__).resolve().parent / "tupa_standin" / "python"
+STANDIN_SCRIPT = Path(__file__).resolve().parent / "tupa_standin" / "python"
+
+
+@pytest.fixture(scope="module")
+def standin(tmp_path_factory):
+    """An executable "TUPA Python": runs the stand-in under this interpreter (no reliance on PATH)."""
+    exe = tmp_path_factory.mktemp("tupa-venv") / "python"
+    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{STANDIN_SCRIPT}" "$@"\n')
+    exe.chmod(0o755)
+    return exe
 
 
 @pytest.fixture
@@ -28,8 +38,8 @@ def model(tmp_path):
 
 
 @pytest.fixture
-def tupa_env(monkeypatch, model):
-    monkeypatch.setenv("SAMSA_TUPA_PYTHON", str(STANDIN))
+def tupa_env(monkeypatch, model, standin):
+    monkeypatch.setenv("SAMSA_TUPA_PYTHON", str(standin))
     monkeypatch.setenv("SAMSA_TUPA_MODEL", str(model))
     monkeypatch.delenv("TUPA_STANDIN_MODE", raising=False)
     return model
@@ -89,13 +99,13 @@ def test_a_misbehaving_tupa_gives_one_clear_error(tupa_env, monkeypatch, mode, e
     assert message in str(err.value)
 
 
-def test_missing_installation(monkeypatch, tmp_path, capsys):
+def test_missing_installation(monkeypatch, tmp_path, capsys, standin):
     monkeypatch.delenv("SAMSA_TUPA_PYTHON", raising=False)
     monkeypatch.delenv("SAMSA_TUPA_MODEL", raising=False)
     with pytest.raises(PluginUnavailable, match="set SAMSA_TUPA_PYTHON"):
         get_parser("tupa")
     with pytest.raises(InputError, match="no TUPA model files with this prefix"):
-        get_parser("tupa", python=str(STANDIN), model=str(tmp_path / "nothing"))
+        get_parser("tupa", python=str(standin), model=str(tmp_path / "nothing"))
     src = tmp_path / "src.txt"
     src.write_text("John went home .\n")
     assert main(["score", "--source", str(src), "--system", str(src), "--parser", "tupa", "-q"]) == 1
