@@ -28,7 +28,8 @@ import networkx as nx
 
 from samsa import graph as G
 from samsa.errors import InputError, InvalidGraphError, PluginUnavailable
-from samsa.ucca_xml import load_passage, to_standard_xml
+from samsa.ucca_xml import read_standard, to_standard_xml
+from samsa.xmlsafe import Element, read_xml
 
 __all__ = ["TupaParser", "make"]
 
@@ -130,7 +131,8 @@ class TupaParser:
         if not path.is_file():
             raise InputError(where, None, f"TUPA wrote no parse for sentence {k}")
         try:
-            g = load_passage(path)  # the safe reader, and the structural validation of every passage
+            # the safe reader, and the structural validation of every passage
+            g = read_standard(_merge_parallel_edges(read_xml(path)), path)
         except InvalidGraphError as e:
             raise InvalidGraphError(where, e.line, e.detail, node=e.node) from None
         except InputError as e:
@@ -140,6 +142,32 @@ class TupaParser:
             raise InputError(where, None, f"TUPA changed the tokens of sentence {k}")
         g.graph["passage_id"] = str(k)
         return g
+
+
+def _merge_parallel_edges(root: Element) -> Element:
+    """TUPA 1.4 (``ucca`` 1.2) writes an edge with two categories as two ``<edge>`` elements between the same
+    units; today's format has one edge with two ``<category>`` children. Merge them (same target, same
+    remote flag), so the reader's rule "one edge per pair of units" holds."""
+    for node in root.iter("node"):
+        first: dict[tuple[str | None, bool], Element] = {}
+        kept: list[Element] = []
+        for child in node.children:
+            if child.tag != "edge":
+                kept.append(child)
+                continue
+            attrs = child.find("attributes")
+            key = (child.get("toID"), attrs is not None and attrs.get("remote") == "True")
+            if key not in first:
+                first[key] = child
+                kept.append(child)
+                continue
+            target = first[key]
+            for edge in (target, child):
+                if not edge.findall("category") and edge.get("type"):
+                    edge.children.append(Element("category", {"tag": edge.attrib["type"]}, edge.line))
+            target.children.extend(c for c in child.children if c.tag == "category")
+        node.children = kept
+    return root
 
 
 def _digest(files: list[Path]) -> str:

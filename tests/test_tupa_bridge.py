@@ -110,3 +110,9 @@ def test_missing_installation(monkeypatch, tmp_path, capsys, standin):
     src.write_text("John went home .\n")
     assert main(["score", "--source", str(src), "--system", str(src), "--parser", "tupa", "-q"]) == 1
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_two_edges_between_the_same_units_become_one_multi_category_edge(tupa_env, monkeypatch):
+    monkeypatch.setenv("TUPA_STANDIN_MODE", "parallel")
+    (g,) = get_parser("tupa").parse(["John went home ."])
+    assert g.edges["1.2", "1.3"]["categories"] == ("A", "D")
