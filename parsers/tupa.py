@@ -147,7 +147,9 @@ class TupaParser:
 def _merge_parallel_edges(root: Element) -> Element:
     """TUPA 1.4 (``ucca`` 1.2) writes an edge with two categories as two ``<edge>`` elements between the same
     units; today's format has one edge with two ``<category>`` children. Merge them (same target, same
-    remote flag), so the reader's rule "one edge per pair of units" holds."""
+    remote flag), so the reader's rule "one edge per pair of units" holds. TUPA also writes a remote edge
+    beside a primary one between the same two units (seen on 2 of 518 Wiki test sentences); the graph
+    holds one edge per pair, so that remote edge is dropped (the primary edge keeps the relation)."""
     for node in root.iter("node"):
         first: dict[tuple[str | None, bool], Element] = {}
         kept: list[Element] = []
@@ -156,7 +158,12 @@ def _merge_parallel_edges(root: Element) -> Element:
                 kept.append(child)
                 continue
             attrs = child.find("attributes")
-            key = (child.get("toID"), attrs is not None and attrs.get("remote") == "True")
+            remote = attrs is not None and attrs.get("remote") == "True"
+            key = (child.get("toID"), remote)
+            if remote and (key[0], False) in first:
+                continue  # a remote edge parallel to a primary one: dropped
+            if not remote and (key[0], True) in first:  # the remote one came first: the primary one replaces it
+                kept.remove(first.pop((key[0], True)))
             if key not in first:
                 first[key] = child
                 kept.append(child)

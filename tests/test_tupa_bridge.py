@@ -116,3 +116,4 @@ def test_two_edges_between_the_same_units_become_one_multi_category_edge(tupa_en
     monkeypatch.setenv("TUPA_STANDIN_MODE", "parallel")
     (g,) = get_parser("tupa").parse(["John went home ."])
     assert g.edges["1.2", "1.3"]["categories"] == ("A", "D")
+    assert g.edges["1.1", "1.2"]["categories"] == ("H",) and not g.edges["1.1", "1.2"]["remote"]  # remote dropped
