@@ -67,8 +67,8 @@ class TupaParser:
                 "the tupa parser needs a TUPA installation: set SAMSA_TUPA_PYTHON (its Python) and SAMSA_TUPA_MODEL "
                 "(a model prefix), or pass python= and model=; see docs/parser.md"
             )
-        self.python = Path(python)
-        self.model = Path(model)
+        self.python = Path(python).absolute()  # TUPA runs in a temporary directory
+        self.model = Path(model).absolute()
         self.timeout = timeout
         if not (self.python.is_file() and os.access(self.python, os.X_OK)):
             raise InputError(self.python, None, "is not an executable Python interpreter (SAMSA_TUPA_PYTHON)")
@@ -83,8 +83,10 @@ class TupaParser:
     def _run(self, args: list[str]) -> subprocess.CompletedProcess[str]:
         env = {**os.environ, "SPACY_MODEL": os.environ.get("SPACY_MODEL", "en_core_web_sm")}
         try:
-            return subprocess.run([str(self.python), "-m", "tupa", *args], capture_output=True, text=True, env=env,
-                                  timeout=self.timeout, check=False)  # fmt: skip
+            # run outside any git checkout: TUPA reports `git describe` of its working directory as its version
+            with tempfile.TemporaryDirectory(prefix="samsa-tupa-cwd-") as cwd:
+                return subprocess.run([str(self.python), "-m", "tupa", *args], capture_output=True, text=True,
+                                      env=env, cwd=cwd, timeout=self.timeout, check=False)  # fmt: skip
         except subprocess.TimeoutExpired:
             raise InputError(self.python, None, f"TUPA did not finish within {self.timeout} s") from None
         except OSError as e:
