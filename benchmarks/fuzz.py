@@ -265,10 +265,24 @@ def _alarm(_signum: int, _frame: object) -> None:
     raise Hang()
 
 
-def api_case(path: Path, text: str, metrics: list[Samsa], counts: dict[str, int], examples: list[str]) -> None:
-    data = path.read_bytes()
+@contextlib.contextmanager
+def guarded(counts: dict[str, int], examples: list[str]):
+    """Count what escapes a case: a hang (20 s alarm) or a traceback (SystemExit included)."""
     signal.alarm(20)
     try:
+        yield
+    except Hang:
+        counts["hangs"] += 1
+    except (Exception, SystemExit):
+        counts["tracebacks"] += 1
+        examples.append(traceback.format_exc(limit=3))
+    finally:
+        signal.alarm(0)
+
+
+def api_case(path: Path, text: str, metrics: list[Samsa], counts: dict[str, int], examples: list[str]) -> None:
+    data = path.read_bytes()
+    with guarded(counts, examples):
         try:
             g = load_passage(path)
         except InputError as e:
@@ -294,37 +308,22 @@ def api_case(path: Path, text: str, metrics: list[Samsa], counts: dict[str, int]
                 continue
             if not (math.isfinite(r.samsa) and 0 <= r.samsa <= 100 and 0 <= r.samsa_abl <= 100):
                 counts["score_out_of_range"] += 1
-    except Hang:
-        counts["hangs"] += 1
-    except Exception:
-        counts["tracebacks"] += 1
-        examples.append(traceback.format_exc(limit=3))
-    finally:
-        signal.alarm(0)
 
 
 def cli_case(directory: Path, system: Path, counts: dict[str, int], examples: list[str]) -> None:
     err = io.StringIO()
-    signal.alarm(20)
-    try:
+    with guarded(counts, examples):
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             rc = cli_main(["score", "--ucca", str(directory), "--system", str(system), "--quiet"])
         message = err.getvalue()
         if rc == 0:
             counts["cli_scored"] += 1
-        else:
-            counts["cli_rejected"] += 1
-            lines = message.strip().splitlines()
-            if len(lines) != 1 or not WHERE.match(lines[0].removeprefix("samsa: error: ")):
-                counts["cli_message_not_one_line_with_file_line"] += 1
-                examples.append(f"cli message: {message!r}")
-    except Hang:
-        counts["hangs"] += 1
-    except BaseException:
-        counts["tracebacks"] += 1
-        examples.append(traceback.format_exc(limit=3))
-    finally:
-        signal.alarm(0)
+            return
+        counts["cli_rejected"] += 1
+        lines = message.strip().splitlines()
+        if len(lines) != 1 or not WHERE.match(lines[0].removeprefix("samsa: error: ")):
+            counts["cli_message_not_one_line_with_file_line"] += 1
+            examples.append(f"cli message: {message!r}")
 
 
 def main() -> int:

@@ -15,7 +15,6 @@ variables set). ``model`` is TUPA's model prefix (the ``-m`` value used for trai
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import subprocess
@@ -26,6 +25,7 @@ from pathlib import Path
 
 import networkx as nx
 
+from parsers.corpora import data_hash
 from samsa import graph as G
 from samsa.errors import InputError, InvalidGraphError, PluginUnavailable
 from samsa.ucca_xml import read_standard, to_standard_xml
@@ -78,7 +78,7 @@ class TupaParser:
         if not self.model_files:
             raise InputError(self.model, None, "no TUPA model files with this prefix (SAMSA_TUPA_MODEL)")
         self.version = self._version()
-        self.model_sha256 = _digest(self.model_files)
+        self.model_sha256 = data_hash(self.model_files)  # names and contents, as the training data's hash
 
     def _run(self, args: list[str]) -> subprocess.CompletedProcess[str]:
         env = {**os.environ, "SPACY_MODEL": os.environ.get("SPACY_MODEL", "en_core_web_sm")}
@@ -177,14 +177,6 @@ def _merge_parallel_edges(root: Element) -> Element:
             target.children.extend(c for c in child.children if c.tag == "category")
         node.children = kept
     return root
-
-
-def _digest(files: list[Path]) -> str:
-    h = hashlib.sha256()
-    for f in files:
-        h.update(f.name.encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()
 
 
 def _last_line(text: str) -> str:

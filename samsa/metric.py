@@ -187,8 +187,6 @@ class Samsa:
         if progress is not None:
             pairs = progress(pairs)
         results = tuple(score_passage(g, self.split(o), self.aligner, self.compat) for g, o in pairs)
-        if not results:
-            raise InputError(None, None, "nothing to score: no sentences")
         return CorpusResult(
             corpus_mean([r.samsa for r in results]),
             corpus_mean([r.samsa_abl for r in results]),

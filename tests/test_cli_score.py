@@ -133,8 +133,11 @@ def test_easse_index_error_names_the_xml_file_and_line(tmp_path, fixture_path, c
     assert "sys.txt:1: passage teacher_left: EASSE's SAMSA raises an index error" in err
     assert "(source: " in err and "1.xml)" in err
     # --lenient drops that line with a warning instead; with nothing left to score, that is an error too
-    err = run_error(capsys, ["--ucca", str(d), "--system", str(system), "--compat", "easse", "--lenient"])
+    rows = tmp_path / "rows.jsonl"
+    err = run_error(capsys, ["--ucca", str(d), "--system", str(system), "--compat", "easse", "--lenient",
+                             "--per-sentence", str(rows)])  # fmt: skip
     assert "warning: dropped line 1: " in err and "every line was dropped" in err
+    assert not rows.exists()  # a failed run writes no per-sentence file
 
 
 def test_help_teaches(capsys):

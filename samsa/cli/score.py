@@ -179,11 +179,11 @@ def run(args: argparse.Namespace) -> int:
                 total.add(r)
             if rows is not None:
                 rows.write(json.dumps({"line": line, **scored[0].to_dict()}, ensure_ascii=False) + "\n")
+        if len(dropped) == len(items):  # inside the block: the per-sentence file is then not written either
+            raise InputError(None, None, "every line was dropped; nothing to score")
     if dropped:
         print(f"samsa: warning: --lenient dropped {len(dropped)} of {len(items)} line(s) (first: line {dropped[0]});"
               " the scores are over the rest", file=sys.stderr)  # fmt: skip
-    if len(dropped) == len(items):
-        raise InputError(None, None, "every line was dropped; nothing to score")
     summaries = [{"system": path, **t.summary(metric), "n_dropped": len(dropped)}
                  for path, t in zip(systems, totals, strict=True)]  # fmt: skip
     if args.format == "json":
