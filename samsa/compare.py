@@ -33,7 +33,9 @@ def compare_annotations(
         "scenes": scene_scores(zip(parsed, gold, strict=True)),
         "scene_counts": {"gold": sum(_scene_counts(gold)), "parsed": sum(_scene_counts(parsed))},
         "systems": {},
+        "per_sentence": [],
     }
+    counts = list(zip(_scene_counts(gold), _scene_counts(parsed), strict=True))
     for name, outputs in systems.items():
         g = metric.corpus_score(list(gold), list(outputs))
         p = metric.corpus_score(list(parsed), list(outputs))
@@ -51,6 +53,11 @@ def compare_annotations(
             c = correlate(gs, ps, method) if len(gs) >= 3 else None
             block[method] = None if c is None else {"r": c.r, "p_two_sided": c.p_two_sided}
         out["systems"][name] = block
+        out["per_sentence"].extend(
+            {"line": k, "system": name, "scenes_gold": cg, "scenes_parsed": cp, "samsa_gold": a.samsa,
+             "samsa_parsed": b.samsa, "samsa_abl_gold": a.samsa_abl, "samsa_abl_parsed": b.samsa_abl}
+            for k, (a, b, (cg, cp)) in enumerate(zip(g.sentences, p.sentences, counts, strict=True), 1)
+        )  # fmt: skip
     for key in ("samsa_gold", "samsa_parsed"):
         ranking = sorted(out["systems"], key=lambda s: -out["systems"][s][key])
         out[f"ranking_{key.split('_')[1]}"] = ranking

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import networkx as nx
@@ -23,7 +24,15 @@ from samsa.signature import format_signature
 from samsa.text import SPLITTER_NAME, SPLITTERS, TOKENIZERS, split_output
 from samsa.validate import check_passage
 
-__all__ = ["CorpusResult", "Samsa", "corpus_samsa", "get_samsa_sentence_scores", "sentence_samsa"]
+__all__ = [
+    "CorpusResult",
+    "Samsa",
+    "corpus_samsa",
+    "get_samsa_sentence_scores",
+    "sentence_samsa",
+    "shared_aligner",
+    "shared_parser",
+]
 
 Source = nx.DiGraph | str
 
@@ -61,7 +70,11 @@ class Samsa:
         ``"paper"`` (default) or ``"easse"``; see ``docs/samsa.md``.
     tokenizer
         How output sentences are tokenized: ``"wordpunct"`` (default, as the
-        original scripts) or ``"none"`` (already tokenized).
+        original scripts), ``"none"`` (already tokenized; EASSE's ``"plain"``), or
+        sacrebleu's ``"13a"`` / ``"intl"`` (what EASSE applies, its ``tokenizer=``).
+    lowercase
+        Lowercase outputs, and sources given as text before they are parsed
+        (EASSE's ``lowercase=``). The exact aligner ignores case either way.
     separator
         Sentence separator inside an output line (e.g. ``"<::::>"``); ``None``
         uses the rule-based splitter.
@@ -86,12 +99,14 @@ class Samsa:
         separator: str | None = None,
         parser: Any = None,
         splitter: str = SPLITTER_NAME,
+        lowercase: bool = False,
     ) -> None:
         if compat not in COMPAT_MODES:
             raise ConfigError(f"unknown compat mode {compat!r}; choose from {sorted(COMPAT_MODES)}")
         if tokenizer not in TOKENIZERS:
             raise ConfigError(f"unknown tokenizer {tokenizer!r}; choose from {sorted(TOKENIZERS)}")
-        self.aligner: Aligner = get_aligner(aligner) if isinstance(aligner, str) else aligner
+        self.aligner: Aligner = shared_aligner(aligner) if isinstance(aligner, str) else aligner
+        self.lowercase = bool(lowercase)
         self.compat = compat
         self.tokenizer = tokenizer
         self.separator = separator
@@ -109,6 +124,7 @@ class Samsa:
                 "parser": parser or "given",
                 "aligner": self.aligner.signature(),
                 "tok": self.tokenizer,
+                "lc": "yes" if self.lowercase else "no",
                 "split": "sep" if self.separator else self.splitter,
             },
             __version__,
@@ -119,6 +135,7 @@ class Samsa:
             "compat": self.compat,
             "aligner": self.aligner.signature(),
             "tokenizer": self.tokenizer,
+            "lowercase": self.lowercase,
             "separator": self.separator,
             "splitter": self.splitter,
         }
@@ -126,7 +143,8 @@ class Samsa:
     def split(self, output: str | Sequence[Sequence[str]]) -> list[list[str]]:
         """Output line -> tokenized sentences (already split input passes through)."""
         if isinstance(output, str):
-            return split_output(output, separator=self.separator, tokenizer=self.tokenizer, splitter=self.splitter)
+            text = output.lower() if self.lowercase else output
+            return split_output(text, separator=self.separator, tokenizer=self.tokenizer, splitter=self.splitter)
         return [list(s) for s in output]
 
     def _graphs(self, sources: Sequence[Source]) -> list[nx.DiGraph]:
@@ -137,11 +155,11 @@ class Samsa:
                 raise InputError(
                     f"<source {k}>", None, f"a source is a UCCA graph or a sentence, not {type(s).__name__}"
                 )
-        texts = [s for s in sources if isinstance(s, str)]
+        texts = [s.lower() if self.lowercase else s for s in sources if isinstance(s, str)]
         if not texts:
             return list(sources)  # type: ignore[arg-type]
         if self.parser is None or isinstance(self.parser, str):
-            self.parser = get_parser(self.parser or "builtin")  # text sources: the built-in parser by default
+            self.parser = shared_parser(self.parser or "builtin")  # text sources: the built-in parser by default
         parsed = iter(self.parser.parse(texts))
         return [next(parsed) if isinstance(s, str) else s for s in sources]
 
@@ -196,6 +214,35 @@ class Samsa:
         )
 
 
+@lru_cache(maxsize=8)
+def shared_parser(name: str) -> Any:
+    """The parser registered as ``name`` with default options, built once per process.
+
+    Loading the built-in parser takes about a second (spaCy and the weights); the
+    EASSE-style functions below are called once per sentence or corpus, so they share it.
+    """
+    return get_parser(name)
+
+
+@lru_cache(maxsize=8)
+def shared_aligner(name: str) -> Aligner:
+    """The aligner registered as ``name`` with default options, built once per process (spaCy for sultan)."""
+    return get_aligner(name)
+
+
+def _metric(settings: dict[str, Any]) -> tuple[Samsa, bool]:
+    verbose = bool(settings.pop("verbose", False))
+    return Samsa(**settings), verbose
+
+
+def _progress(verbose: bool) -> Callable[[Any], Any] | None:
+    if not verbose:
+        return None
+    from tqdm import tqdm
+
+    return lambda it: tqdm(it, desc="samsa", unit="sent")
+
+
 def score(
     orig_sents: Sequence[Source], sys_sents: Sequence[str | Sequence[Sequence[str]]], **settings: Any
 ) -> CorpusResult:
@@ -203,24 +250,31 @@ def score(
     matched, which centers were found), so that every number can be explained.
 
     ``settings`` are :class:`Samsa`'s keywords (``aligner``, ``compat``, ``tokenizer``,
-    ``separator``, ``parser``).
+    ``lowercase``, ``separator``, ``parser``) and EASSE's ``verbose``.
     """
-    return Samsa(**settings).corpus_score(orig_sents, sys_sents)
+    metric, verbose = _metric(settings)
+    return metric.corpus_score(orig_sents, sys_sents, progress=_progress(verbose))
 
 
 def get_samsa_sentence_scores(orig_sents: Sequence[Source], sys_sents: Sequence[str], **settings: Any) -> list[float]:
-    """Sentence-level SAMSA (0-100) of each pair; ``settings`` are :class:`Samsa`'s keywords."""
-    return [r.samsa for r in Samsa(**settings).corpus_score(orig_sents, sys_sents).sentences]
+    """Sentence-level SAMSA (0-100) of each pair, as EASSE's function of this name.
+
+    EASSE's keywords keep their meaning: ``lowercase``, ``tokenizer`` (``"13a"``,
+    ``"intl"``, ``"plain"``/``"none"``, plus ours ``"wordpunct"``, the default) and
+    ``verbose``; the parser is built once per process.
+    """
+    return [r.samsa for r in score(orig_sents, sys_sents, **settings).sentences]
 
 
 def corpus_samsa(orig_sents: Sequence[Source], sys_sents: Sequence[str], **settings: Any) -> float:
-    """Corpus-level SAMSA (0-100): the mean of sentence scores, as in EASSE."""
-    return Samsa(**settings).corpus_score(orig_sents, sys_sents).samsa
+    """Corpus-level SAMSA (0-100): the mean of sentence scores, as in EASSE (same keywords)."""
+    return score(orig_sents, sys_sents, **settings).samsa
 
 
 def sentence_samsa(orig_sent: Source, sys_sent: str, **settings: Any) -> float:
-    """SAMSA (0-100) of one source and one output line, as in EASSE."""
-    return Samsa(**settings).sentence_score(orig_sent, sys_sent).samsa
+    """SAMSA (0-100) of one source and one output line, as in EASSE (same keywords)."""
+    metric, _ = _metric(settings)
+    return metric.sentence_score(orig_sent, sys_sent).samsa
 
 
 def _check_corpus(sources: Any, outputs: Any) -> None:

@@ -64,6 +64,7 @@ class Job:
     score: bool = True
     splitter: str = SPLITTER_NAME
     lenient: bool = False  # drop a passage that does not load or validate (and say so) instead of stopping
+    lowercase: bool = False  # outputs lowercased before splitting (sources are lowercased by the caller)
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,8 @@ class Worker:
         if job.score:
             name, options = job.aligner
             self.metric = Samsa(aligner=get_aligner(name, **options), compat=job.compat, tokenizer=job.tokenizer,
-                                separator=job.separator, parser=job.parser, splitter=job.splitter)  # fmt: skip
+                                separator=job.separator, parser=job.parser, splitter=job.splitter,
+                                lowercase=job.lowercase)  # fmt: skip
 
     def graphs(self, items: Sequence[Item]) -> tuple[list[nx.DiGraph | None], list[bool], list[bool], list[str | None]]:
         """The graph of each item, whether it was parsed here, whether that repaired a bad cached payload, and

@@ -25,9 +25,25 @@ def _wordpunct(text: str) -> list[str]:
     return _WORDPUNCT.findall(text)
 
 
-#: ``none``: the text is already tokenized (split on whitespace);
-#: ``wordpunct``: NLTK's WordPunct rule, what the original SAMSA scripts used.
-TOKENIZERS: dict[str, Callable[[str], list[str]]] = {"none": _whitespace, "wordpunct": _wordpunct}
+def _sacrebleu(name: str) -> Callable[[str], list[str]]:
+    def tok(text: str) -> list[str]:
+        from samsa.lexical.normalize import get_tokenizer
+
+        return get_tokenizer(name)(text).split()
+
+    return tok
+
+
+#: ``none`` (EASSE's ``plain``): the text is already tokenized (split on whitespace);
+#: ``wordpunct``: NLTK's WordPunct rule, what the original SAMSA scripts used;
+#: ``13a`` / ``intl``: sacrebleu's tokenizers, what EASSE applies before SAMSA (``tokenizer=`` there).
+TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
+    "none": _whitespace,
+    "plain": _whitespace,
+    "wordpunct": _wordpunct,
+    "13a": _sacrebleu("13a"),
+    "intl": _sacrebleu("intl"),
+}
 
 #: the default sentence splitter; older names stay available so old signatures keep their meaning
 SPLITTER_NAME = "rule.v2"

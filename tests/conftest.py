@@ -16,11 +16,14 @@ def pytest_configure(config: pytest.Config) -> None:
     import tempfile
 
     os.environ["SAMSA_CACHE"] = str(Path(tempfile.mkdtemp(prefix="samsa-test-cache-")) / "parses.sqlite")
+    # the data root of test sets (-t) and benchmarks: the shared data, never the user's config file
+    os.environ.setdefault("SAMSA_DATA", str(shared_data()))
+    os.environ["SAMSA_CONFIG"] = str(Path(tempfile.mkdtemp(prefix="samsa-test-config-")) / "absent.ini")
 
 
 def shared_data() -> Path:
-    """``$SAMSA_SHARED_DATA`` if set, else ``../shared/data`` beside the project."""
-    return Path(os.environ.get("SAMSA_SHARED_DATA", ROOT.parent / "shared" / "data"))
+    """``$SAMSA_SHARED_DATA`` (or ``$SAMSA_DATA``) if set, else ``../shared/data`` beside the project."""
+    return Path(os.environ.get("SAMSA_SHARED_DATA") or os.environ.get("SAMSA_DATA") or ROOT.parent / "shared" / "data")
 
 
 @pytest.fixture

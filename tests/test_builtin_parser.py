@@ -59,7 +59,8 @@ def test_score_from_raw_sources(tmp_path, capsys):
     sys2.write_text("John got home and gave Mary a call.\nI read the book that John wrote.\n")
     assert main(["score", "--source", str(src), "--system", str(sys1), str(sys2), "--json", "--quiet"]) == 0
     res = json.loads(capsys.readouterr().out)
-    assert [r["system"] for r in res] == [str(sys1), str(sys2)]
+    assert [r["system"] for r in res] == ["a.txt", "b.txt"]  # names (--name, else file names)
+    assert [r["file"] for r in res] == [str(sys1), str(sys2)]
     assert all(0 <= r["samsa"] <= 100 for r in res)
     assert "parser:builtin.v1" in res[0]["signature"]
 

@@ -39,7 +39,7 @@ def test_compare_with_another_annotation(dirs, fixture_path, capsys):
     result = json.loads(capsys.readouterr().out)
     assert result["scene_counts"] == {"gold": 4, "parsed": 3}  # 2 + 2 scenes; the relative clause lost its P
     assert result["scenes"]["scene_f1"] == pytest.approx(2 * 3 / (3 + 4))  # 3 of 4 found, all 3 right
-    block = result["systems"][str(system)]
+    block = result["systems"][system.name]
     # the same numbers as scoring each annotation on its own
     assert block["samsa_gold"] == _score(capsys, gold, system)["samsa"]
     assert block["samsa_parsed"] == _score(capsys, other, system)["samsa"]
@@ -72,7 +72,7 @@ def test_compare_with_the_builtin_parser(dirs, fixture_path, tmp_path, capsys):
     sentences.write_text("".join(" ".join(tokens(load_passage(f))) + "\n" for f in list_passage_files(gold)))
     parsed = tmp_path / "parsed"
     assert main(["parse", "--input", str(sentences), "--output-dir", str(parsed), "--tokenizer", "none", "-q"]) == 0
-    block = result["systems"][str(system)]
+    block = result["systems"][system.name]
     assert block["samsa_gold"] == _score(capsys, gold, system)["samsa"]
     assert block["samsa_parsed"] == _score(capsys, parsed, system)["samsa"]
     assert result["scene_counts"]["gold"] == 4 and result["sentences"] == 2
@@ -82,14 +82,14 @@ def test_benchmark_refuses_mismatched_inputs(data_dir, tmp_path, capsys):
     a = data_dir / "acl2018" / "Evaluation_system_outputs"
     base = ["benchmark", "hsplit", "--data", str(data_dir), "--no-samsa"]
     assert main([*base, "--system", str(a / "Moses"), str(a / "DSS"), "--name", "Moses"]) == 1
-    assert "--name gives 1 name(s) for 2 --system file(s)" in capsys.readouterr().err
+    assert "--name gives 1 name(s) for 2 system file(s)" in capsys.readouterr().err
     longer = tmp_path / "longer.txt"
     full = data_dir / "hsplit" / "HSplit" / "HSplit1_full"  # 359 lines, one per source
     longer.write_text(full.read_text(encoding="utf-8") + "one line too many\n", encoding="utf-8")
     assert main([*base, "--system", str(longer)]) == 1
     assert f"{longer}:360: has 360 lines; the HSplit benchmark needs 359" in capsys.readouterr().err
     out = tmp_path / "scores.csv"
-    assert main([*base, "--system", str(a / "Moses"), "--csv", str(a / "Moses")]) == 1
+    assert main([*base, "--system", str(a / "Moses"), "-f", "csv", "-o", str(a / "Moses")]) == 1
     assert "is an input of this run" in capsys.readouterr().err and not out.exists()
 
 
@@ -97,6 +97,6 @@ def test_benchmark_signatures_name_the_normalization(data_dir, capsys, tmp_path)
     a = data_dir / "acl2018" / "Evaluation_system_outputs"
     out = tmp_path / "b.json"
     assert main(["benchmark", "hsplit", "--data", str(data_dir), "--no-samsa", "--system", str(a / "Moses"),
-                 "--first", "70", "--json", str(out), "-q"]) == 0  # fmt: skip
+                 "--first", "70", "-f", "json", "-o", str(out), "-q"]) == 0  # fmt: skip
     sig = json.loads(out.read_text())["signatures"]["turk8"]["bleu"]
     assert "lc:yes" in sig and "unesc:yes" in sig and "norm:table2" in sig

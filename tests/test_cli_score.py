@@ -43,7 +43,7 @@ def test_acceptance_command_writes_one_json_object_per_line(tmp_path, gold, caps
     ]
     table = capsys.readouterr().out
     assert "SAMSA  " in table and "75.00" in table
-    assert "SAMSA|compat:easse|parser:xml|aligner:exact.v1|tok:none|split:sep|version:" in table
+    assert "SAMSA|compat:easse|parser:xml|aligner:exact.v1|tok:none|lc:no|split:sep|version:" in table
 
 
 def test_json_output(tmp_path, gold, capsys):

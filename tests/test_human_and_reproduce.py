@@ -73,7 +73,7 @@ def test_correlation_tooling(tmp_path):
 
 def test_reproduce_table2_cli(data_dir, tmp_path, capsys):
     out = tmp_path / "t2.json"
-    assert main(["reproduce", "hsplit-bleu-table2", "--data", str(data_dir), "--json", str(out)]) == 0
+    assert main(["reproduce", "hsplit-bleu-table2", "--data", str(data_dir), "-f", "json", "-o", str(out)]) == 0
     t = json.loads(out.read_text())
     assert set(t["without_splits"]) == set(PAPER_TABLE2["without_splits"])
     assert set(t["all"]["BLEU-8ref"]) == {"G", "M", "S", "StS"}
@@ -83,6 +83,8 @@ def test_reproduce_table2_cli(data_dir, tmp_path, capsys):
             for dim in ("M", "S", "StS"):
                 assert t[group][metric][dim] == pytest.approx(PAPER_TABLE2[group][metric][dim], abs=0.02)
     assert t["without_splits"]["BLEU-8ref"]["G"] == pytest.approx(0.61, abs=0.02)
+    assert capsys.readouterr().out == ""  # -o: the result goes to the file only
+    assert main(["reproduce", "hsplit-bleu-table2", "--data", str(data_dir)]) == 0
     assert "| BLEU-8ref |" in capsys.readouterr().out
 
 
@@ -104,15 +106,16 @@ def test_benchmark_then_correlate_cli(data_dir, tmp_path, capsys):
     a = data_dir / "acl2018" / "Evaluation_system_outputs"
     scores = tmp_path / "scores.csv"
     argv = ["benchmark", "hsplit", "--data", str(data_dir), "--system", str(a / "Moses"), str(a / "DSS"),
-            "--name", "Moses", "DSS", "--first", "70", "--csv", str(scores)]  # fmt: skip
+            "--name", "Moses", "DSS", "--first", "70", "-f", "csv", "-o", str(scores), "-q"]  # fmt: skip
     assert main(argv) == 0
-    out = capsys.readouterr().out
-    assert "| HSplit1 |" in out and "SAMSA: SAMSA|compat:paper|parser:builtin.v1" in out
+    assert capsys.readouterr().out == ""
+    assert [r.split(",")[0] for r in scores.read_text().splitlines()] == ["system", "Moses", "DSS", "HSplit1",
+                                                                           "HSplit2", "HSplit3", "HSplit4"]  # fmt: skip
     header = scores.read_text().splitlines()[0].split(",")
     assert header[0] == "system" and "turk8.bleu" in header and "hsplit4.sari" in header and "samsa" in header
     plots = tmp_path / "plots"
     assert main(["correlate", "--data", str(data_dir), "--scores", str(scores), "--human", "acl2018+hsplit",
-                 "--plots", str(plots), "--format", "json"]) == 0  # fmt: skip
+                 "--plots", str(plots), "-f", "json"]) == 0  # fmt: skip
     table = json.loads(capsys.readouterr().out)
     assert table["turk8.bleu"]["G"]["n"] == 6  # Moses, DSS, HSplit1-4
     assert (plots / "turk8.bleu_vs_StS.png").read_bytes()[:4] == b"\x89PNG"

@@ -153,11 +153,12 @@ def test_evaluate_and_benchmark_give_the_same_numbers_for_every_jobs(data_dir, t
         outs["evaluate", jobs] = json.loads(capsys.readouterr().out)
         a = data_dir / "acl2018" / "Evaluation_system_outputs"
         assert main(["benchmark", "hsplit", "--data", str(data_dir), "--system", str(a / "DSS"), "--name", "DSS",
-                     "--first", "70", "--quiet", "--no-cache", "--jobs", jobs, "--json",
+                     "--first", "70", "--quiet", "--no-cache", "--jobs", jobs, "-f", "json", "-o",
                      str(tmp_path / f"b{jobs}.json")]) == 0  # fmt: skip
         capsys.readouterr()
         outs["benchmark", jobs] = json.loads((tmp_path / f"b{jobs}.json").read_text())
     assert outs["evaluate", "1"] == outs["evaluate", "2"]
-    assert 0 < outs["evaluate", "1"]["samsa"] < 100 and "builtin.v1" in outs["evaluate", "1"]["signatures"]["samsa"]
+    assert 0 < outs["evaluate", "1"]["systems"]["split.txt"]["samsa"] < 100
+    assert "builtin.v1" in outs["evaluate", "1"]["signatures"]["samsa"]
     assert outs["benchmark", "1"] == outs["benchmark", "2"]
     assert set(outs["benchmark", "1"]["systems"]["DSS"]["samsa"]) == {"samsa", "samsa_abl"}

@@ -26,7 +26,7 @@ def blocks() -> list[str]:
 def generate(command: str, data_dir: Path, tmp_path: Path) -> str:
     argv = shlex.split(command)[1:]  # drop "samsa"
     out = tmp_path / "table.md"
-    assert main([*argv, "--data", str(data_dir), "--markdown", str(out), "--quiet"]) == 0
+    assert main([*argv, "--data", str(data_dir), "-o", str(out), "--quiet"]) == 0
     return out.read_text(encoding="utf-8").strip("\n") + "\n"
 
 

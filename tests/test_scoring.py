@@ -113,7 +113,7 @@ def test_separator_and_signature(fixture_path):
     g = load_passage(fixture_path("ucca/paper/1_john_home_call.xml"))
     m = Samsa(tokenizer="none", separator="<::::>", compat="easse")
     assert m.sentence_score(g, "John got home . <::::> John gave Mary a call .").samsa == 100.0
-    assert m.signature() == "SAMSA|compat:easse|parser:given|aligner:exact.v1|tok:none|split:sep|version:0.1.0"
+    assert m.signature() == "SAMSA|compat:easse|parser:given|aligner:exact.v1|tok:none|lc:no|split:sep|version:0.1.0"
 
 
 def test_formula_table():

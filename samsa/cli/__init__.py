@@ -13,12 +13,40 @@ import sys
 from collections.abc import Sequence
 
 from samsa import __version__
-from samsa.cli import align, benchmark, cache, compare, correlate, evaluate, parse, reproduce, score, ucca_eval
+from samsa.cli import (
+    align,
+    benchmark,
+    cache,
+    compare,
+    correlate,
+    evaluate,
+    extract,
+    parse,
+    report,
+    reproduce,
+    score,
+    testsets,
+    ucca_eval,
+)
 from samsa.errors import SamsaError
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = (score, evaluate, align, parse, ucca_eval, compare, reproduce, benchmark, correlate, cache)
+COMMANDS = (
+    score,
+    evaluate,
+    report,
+    align,
+    parse,
+    extract,
+    ucca_eval,
+    compare,
+    testsets,
+    reproduce,
+    benchmark,
+    correlate,
+    cache,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

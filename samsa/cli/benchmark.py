@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from samsa.cli.common import add_runtime_options, dask_target, open_cache
-from samsa.cli.reproduce import default_data_dir
+from samsa.cli.io import add_data_option, add_format_options, add_system_options, check_output, emit, system_files
 from samsa.errors import InputError
-from samsa.fileio import atomic_write_text, check_output_path, read_lines
+from samsa.tables import render
 
 DESCRIPTION = """\
 Score system outputs on the 359 TurkCorpus sources against the 8 TurkCorpus
 references, the Simple Wikipedia reference and the 4 HSplit references; the HSplit
 corpora are scored as systems too (each without its own reference).
 
-example:
-  samsa benchmark hsplit --system out.txt --name mysystem --first 70 --csv scores.csv
+examples:
+  samsa benchmark hsplit out.txt --name mysystem --first 70
+  samsa benchmark hsplit out1.txt out2.txt --first 70 -f csv -o scores.csv   # the input of samsa correlate
 """
 
 
@@ -25,30 +25,26 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("benchmark", help="standard benchmarks (hsplit)", description=DESCRIPTION,
                        formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     p.add_argument("benchmark", choices=("hsplit",))
-    p.add_argument("--system", metavar="FILE", nargs="*", default=[], help="system output file(s)")
-    p.add_argument("--name", nargs="*", default=None, help="display names (default: file names)")
+    add_system_options(p, required=False)
     p.add_argument("--first", type=int, default=None, help="only the first N sentences (70 = human-rated subset)")
-    p.add_argument("--data", default=default_data_dir(), help="shared data root (default: %(default)s)")
+    add_data_option(p)
     p.add_argument("--no-samsa", dest="samsa", action="store_false", help="skip SAMSA (no parsing)")
     p.add_argument("--aligner", default="exact", help="aligner for SAMSA (default: %(default)s)")
-    p.add_argument("--json", metavar="OUT", help="write the full result as JSON")
-    p.add_argument("--csv", metavar="OUT", help="write system-level scores as CSV (input of samsa correlate)")
+    add_format_options(p)
     add_runtime_options(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from samsa.cli.io import read_text_lines
     from samsa.hsplit import benchmark_hsplit
+    from samsa.testsets import data_root
 
-    for target in (args.json, args.csv):
-        if target:
-            check_output_path(target, args.system)
-    names = args.name or [Path(f).name for f in args.system]
-    if len(names) != len(args.system):
-        raise InputError(None, None, f"--name gives {len(names)} name(s) for {len(args.system)} --system file(s)")
-    if len(set(names)) != len(names):
-        raise InputError(None, None, f"system names must differ: {', '.join(names)}")
-    systems = {n: read_lines(f, max_tokens=None) for n, f in zip(names, args.system, strict=True)}
+    named = system_files(args)
+    check_output(args, [p for _, p in named if p != "-"])
+    data = data_root(args.data).path
+    systems = {n: read_text_lines(f, max_tokens=None) for n, f in named}
+    args.system = ["<stdin>" if f == "-" else f for _, f in named]
     allowed = {359} if args.first is None else {359, args.first}  # the full output, or just the first N lines
     for f, lines in zip(args.system, systems.values(), strict=True):
         if len(lines) not in allowed:
@@ -59,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     cache = open_cache(args) if args.samsa else None
     bar = progress_bar(None, "samsa", args.quiet)
     try:
-        result = benchmark_hsplit(args.data, systems, first=args.first, samsa=args.samsa, aligner=args.aligner,
+        result = benchmark_hsplit(data, systems, first=args.first, samsa=args.samsa, aligner=args.aligner,
                                   jobs=worker_count(args.jobs), dask=dask_target(args), cache=cache,
                                   progress=bar.update)  # fmt: skip
     finally:
@@ -75,16 +71,17 @@ def run(args: argparse.Namespace) -> int:
         flat.update(by_ref.get("samsa", {}))
         header = header or list(flat)
         rows.append((system, flat))
-    if args.json:
-        atomic_write_text(args.json, json.dumps(result, indent=2) + "\n")
-    if args.csv:
-        atomic_write_text(args.csv, "system," + ",".join(header or []) + "\n" + "".join(
-            f"{s}," + ",".join(f"{r[h]}" for h in header or []) + "\n" for s, r in rows))  # fmt: skip
+    if args.format == "json":
+        emit(args, json.dumps(result, indent=2))
+        return 0
+    if args.format == "csv":  # every system-level number: the input of samsa correlate
+        emit(args, render([{"system": s, **r} for s, r in rows], ["system", *(header or [])], "csv"))
+        return 0
     cols = ["turk8.sari", "turk8.bleu", "simplewiki.bleu", "hsplit4.bleu", "turk8.fkgl", "turk8.ld_sc",
             "turk8.split_percent"] + (["samsa", "samsa_abl"] if args.samsa else [])  # fmt: skip
-    print("| system | " + " | ".join(cols) + " |\n|---|" + "---|" * len(cols))
-    for system, flat in rows:
-        print(f"| {system} | " + " | ".join(f"{flat[c]:.2f}" for c in cols) + " |")
+    table = render([{"system": s, **{c: r[c] for c in cols}} for s, r in rows], ["system", *cols], args.format,
+                   width=args.width)  # fmt: skip
     sig = result["signatures"].get("samsa")
-    print(f"\n{result['sentences']} sentences" + (f"; SAMSA: {sig}" if sig else ""))
+    footer = f"{result['sentences']} sentences" + (f"; SAMSA: {sig}" if sig else "")
+    emit(args, f"{table}\n{'% ' if args.format == 'latex' else ''}{footer}")
     return 0

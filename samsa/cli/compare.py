@@ -7,8 +7,17 @@ import json
 from typing import Any
 
 from samsa.cli.common import add_aligner_options, add_runtime_options, build_aligner, dask_target, open_cache
+from samsa.cli.io import (
+    add_format_options,
+    add_system_options,
+    check_output,
+    emit,
+    output_inputs,
+    read_text_lines,
+    system_files,
+)
 from samsa.errors import InputError
-from samsa.fileio import DEFAULT_MAX_TOKENS, read_lines
+from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_write_text, check_output_path
 from samsa.metric import Samsa
 from samsa.registry import get_parser, resolve
 from samsa.text import TOKENIZERS
@@ -19,8 +28,9 @@ parser's UCCA of the same sentences (gold tokens kept), and report the UCCA F1
 between the two annotations, scene counts, per-sentence SAMSA differences, their
 Pearson/Spearman correlation and the system ranking under each.
 
-example:
-  samsa compare-annotations --ucca gold_xml/ --system sys1.txt sys2.txt --json
+examples:
+  samsa compare-annotations --ucca gold_xml/ sys1.txt sys2.txt --name A B
+  samsa compare-annotations --ucca gold_xml/ --parsed tupa_xml/ out.txt --per-sentence rows.jsonl -f json
 """
 
 
@@ -28,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("compare-annotations", help="SAMSA with manual vs parsed UCCA", description=DESCRIPTION,
                        formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     p.add_argument("--ucca", required=True, metavar="DIR", help="manual UCCA XML, one file per line")
-    p.add_argument("--system", required=True, nargs="+", metavar="FILE", help="system output file(s)")
+    add_system_options(p)
     p.add_argument("--parser", default="builtin", help="parser to compare with (default: %(default)s)")
     p.add_argument(
         "--parsed",
@@ -40,26 +50,36 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default="wordpunct")
     p.add_argument("--sentence-separator", metavar="SEP", default=None)
     add_aligner_options(p)
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument(
+        "--per-sentence",
+        metavar="FILE",
+        help="write one JSON object per line and system: scene counts and SAMSA under each annotation",
+    )
+    add_format_options(p)
     add_runtime_options(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from samsa.compare import compare_annotations
-
-    xml = get_parser("xml", directory=args.ucca)
     from samsa.pipeline import progress_bar
+
+    named = system_files(args)
+    inputs = [*output_inputs(args), args.ucca, *([args.parsed] if args.parsed else [])]
+    check_output(args, inputs)
+    if args.per_sentence:
+        check_output_path(args.per_sentence, inputs)
+    xml = get_parser("xml", directory=args.ucca)
 
     with progress_bar(len(xml.files), "load", args.quiet) as bar:
         gold = xml.load(bar.update)
     systems = {}
-    for path in args.system:
-        lines = read_lines(path, max_tokens=DEFAULT_MAX_TOKENS)
+    for name, path in named:
+        lines = read_text_lines(path, max_tokens=DEFAULT_MAX_TOKENS)
         if len(lines) != len(gold):
-            raise InputError(path, min(len(lines), len(gold)) + 1,
+            raise InputError("<stdin>" if path == "-" else path, min(len(lines), len(gold)) + 1,
                              f"has {len(lines)} lines but {args.ucca} holds {len(gold)} UCCA XML files")  # fmt: skip
-        systems[path] = lines
+        systems[name] = lines
 
     if args.parsed or resolve("parsers", args.parser).startswith("xml."):
         if not args.parsed:
@@ -74,7 +94,10 @@ def run(args: argparse.Namespace) -> int:
     metric = Samsa(aligner=build_aligner(args), compat=args.compat, tokenizer=args.tokenizer,
                    separator=args.sentence_separator, parser=parser)  # fmt: skip
     result = compare_annotations(gold, parsed, systems, metric)
-    _print(result, args.json)
+    rows = result.pop("per_sentence")
+    if args.per_sentence:
+        atomic_write_text(args.per_sentence, "".join(json.dumps(r) + "\n" for r in rows))
+    emit(args, json.dumps(result, indent=2) if args.format == "json" else _table(result, args.format, args.width))
     return 0
 
 
@@ -106,22 +129,22 @@ def _check_tokens(gold: list[Any], parsed: list[Any], gold_files: list[Any], par
                              "tokenized sentence")  # fmt: skip
 
 
-def _print(result: dict[str, Any], as_json: bool) -> None:
-    if as_json:
-        print(json.dumps(result, indent=2))
-        return
+def _table(result: dict[str, Any], fmt: str, width: int) -> str:
+    from samsa.tables import render
+
     f1 = result["ucca_labeled_f1"]
-    lines = [f"UCCA labeled F1 parsed vs manual: primary {100 * f1['primary']:.1f}, remote {100 * f1['remote']:.1f}, "
+    rows = [{"system": name, "SAMSA manual": b["samsa_gold"], "SAMSA parsed": b["samsa_parsed"],
+             "SAMSA-abl manual": b["samsa_abl_gold"], "SAMSA-abl parsed": b["samsa_abl_parsed"],
+             "mean abs diff": b["mean_abs_difference"], "Pearson": None if b["pearson"] is None else b["pearson"]["r"],
+             "Spearman": None if b["spearman"] is None else b["spearman"]["r"]}
+            for name, b in result["systems"].items()]  # fmt: skip
+    table = render(rows, list(rows[0]), fmt, width=width)
+    if fmt == "csv":
+        return table
+    notes = [f"UCCA labeled F1 parsed vs manual: primary {100 * f1['primary']:.1f}, remote {100 * f1['remote']:.1f}, "
              f"pooled {100 * f1['pooled']:.1f}; scene F1 {100 * result['scenes']['scene_f1']:.1f}; scenes: manual "
-             f"{result['scene_counts']['gold']}, parsed {result['scene_counts']['parsed']}", "",
-             "| system | SAMSA manual | SAMSA parsed | SAMSA-abl manual | SAMSA-abl parsed | mean abs diff | "
-             "Pearson | Spearman |", "|---|---|---|---|---|---|---|---|"]  # fmt: skip
-    for name, b in result["systems"].items():
-        pr = "n/a" if b["pearson"] is None else f"{b['pearson']['r']:.2f}"
-        sr = "n/a" if b["spearman"] is None else f"{b['spearman']['r']:.2f}"
-        lines.append(f"| {name} | {b['samsa_gold']:.2f} | {b['samsa_parsed']:.2f} | {b['samsa_abl_gold']:.2f} | "
-                     f"{b['samsa_abl_parsed']:.2f} | {b['mean_abs_difference']:.2f} | {pr} | {sr} |")  # fmt: skip
-    lines.append("")
-    lines.append("ranking (manual): " + " > ".join(result["ranking_gold"]))
-    lines.append("ranking (parsed): " + " > ".join(result["ranking_parsed"]))
-    print("\n".join(lines))
+             f"{result['scene_counts']['gold']}, parsed {result['scene_counts']['parsed']}",
+             "ranking (manual): " + " > ".join(result["ranking_gold"]),
+             "ranking (parsed): " + " > ".join(result["ranking_parsed"])]  # fmt: skip
+    prefix = "% " if fmt == "latex" else ""
+    return table + "\n" + "\n".join(prefix + n for n in notes)

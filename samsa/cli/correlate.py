@@ -7,7 +7,7 @@ import csv
 import json
 from pathlib import Path
 
-from samsa.cli.reproduce import default_data_dir
+from samsa.cli.io import add_data_option, add_format_options, check_output, emit
 from samsa.errors import InputError
 from samsa.fileio import check_output_path
 
@@ -17,11 +17,11 @@ Correlate metric scores with human judgments at the system or sentence level.
 --scores is a CSV with a 'system' column (names as in the human ratings: the
 acl2018 .ods names such as Moses, DSS, 'Simple Wikipedia', or HSplit1..4, or the
 SAMSA-paper systems), an optional 'sentence' column (1-based) and one column per
-metric. `samsa benchmark hsplit --csv` writes such a file.
+metric. `samsa benchmark hsplit -f csv -o scores.csv` writes such a file.
 
 example:
-  samsa benchmark hsplit --system out1.txt out2.txt --first 70 --csv scores.csv
-  samsa correlate --scores scores.csv --human acl2018+hsplit --plots plots/ --format markdown
+  samsa benchmark hsplit out1.txt out2.txt --first 70 -f csv -o scores.csv
+  samsa correlate --scores scores.csv --human acl2018+hsplit --plots plots/
 """
 
 HUMAN = ("acl2018", "hsplit", "acl2018+hsplit", "samsa2018")
@@ -32,13 +32,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     p.add_argument("--scores", required=True, metavar="CSV", help="metric scores (see above)")
     p.add_argument("--human", choices=HUMAN, required=True, help="human ratings to correlate with")
-    p.add_argument("--data", default=default_data_dir(), help="shared data root (default: %(default)s)")
+    add_data_option(p)
     p.add_argument("--level", choices=("system", "sentence"), default="system")
     p.add_argument("--method", choices=("spearman", "pearson"), default="spearman")
     p.add_argument("--bootstrap", type=int, default=0, metavar="N", help="bootstrap resamples for a 95%% CI")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: %(default)s)")
     p.add_argument("--plots", metavar="DIR", help="write one PNG scatter plot per metric and dimension")
-    p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
+    add_format_options(p, choices=("table", "json", "csv"))
     p.set_defaults(run=run)
 
 
@@ -62,8 +62,10 @@ def _human(kind: str, data: Path):
 def run(args: argparse.Namespace) -> int:
     from samsa.correlation import correlate, scatter_plot, to_csv, to_markdown
     from samsa.human import sentence_scores, system_scores
+    from samsa.testsets import data_root
 
     path = Path(args.scores)
+    check_output(args, [path])
     if args.plots:
         check_output_path(args.plots, [path], directory=True)
     try:
@@ -75,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(path, 1, "expected a header with a 'system' column and metric columns")
     keys = ("system", "sentence") if args.level == "sentence" else ("system",)
     metrics = [c for c in rows[0] if c not in ("system", "sentence")]
-    human_df, dims = _human(args.human, Path(args.data))
+    human_df, dims = _human(args.human, data_root(args.data).path)
     human = sentence_scores(human_df, dims) if args.level == "sentence" else system_scores(human_df, dims).reset_index()
     hmap = {tuple(str(r[k]) for k in keys): r for r in human.to_dict(orient="records")}
     items = []
@@ -106,5 +108,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = (f"{args.method} correlation, {args.level} level, {len(items)} items, one-sided p in brackets\n\n"
                 + to_markdown(table))  # fmt: skip
-    print(text)
+    emit(args, text)
     return 0

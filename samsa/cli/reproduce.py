@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from samsa.cli.common import add_runtime_options, dask_target, open_cache
-from samsa.fileio import atomic_write_text, check_output_path
+from samsa.cli.io import add_data_option, add_format_options, check_output, emit
+from samsa.fileio import check_output_path
 
 TABLES = ("hsplit-bleu-table2", "hsplit-table1", "samsa-human-tables", "samsa-correlations")
 DIMS = ("G", "M", "S", "StS")
@@ -18,21 +18,17 @@ DESCRIPTION = """\
 Recompute a published evaluation table from the shared data.
 
 examples:
-  samsa reproduce hsplit-bleu-table2 --json table2.json --markdown table2.md
+  samsa reproduce hsplit-bleu-table2 -f json -o table2.json
   samsa reproduce hsplit-table1
   samsa reproduce samsa-human-tables --data ../shared/data
 """
-
-
-def default_data_dir() -> str:
-    return os.environ.get("SAMSA_SHARED_DATA", "../shared/data")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("reproduce", help="recompute a published table", description=DESCRIPTION,
                        formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     p.add_argument("table", choices=TABLES)
-    p.add_argument("--data", default=default_data_dir(), help="shared data root (default: %(default)s)")
+    add_data_option(p)
     p.add_argument(
         "--normalization",
         choices=("lowercase", "clean"),
@@ -41,19 +37,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--plots", metavar="DIR", help="samsa-correlations: write PNG scatter plots here")
     p.add_argument("--aligner", default="exact", help="samsa-correlations: aligner (default: %(default)s)")
-    p.add_argument("--json", metavar="OUT", help="write the result as JSON")
-    p.add_argument("--markdown", metavar="OUT", help="write the Markdown table (also printed)")
+    add_format_options(p, choices=("table", "json"))
     add_runtime_options(p)
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from samsa import reproduce as R
+    from samsa.testsets import data_root
 
-    data = Path(args.data)
-    for target in (args.json, args.markdown):  # before any work: never an input, always writable
-        if target:
-            check_output_path(target, [data])
+    data = data_root(args.data).path
+    check_output(args, [data])  # before any work: never an input, always writable
     if args.plots:
         check_output_path(args.plots, [data], directory=True)
     if args.table == "hsplit-bleu-table2":
@@ -97,11 +91,7 @@ def run(args: argparse.Namespace) -> int:
             f"| {s} | " + " | ".join(f"{v[d]:.2f}" for d in ("G", "P", "S", "AvgHuman")) + " |"
             for s, v in result["per_system"].items()
         )
-    if args.json:
-        atomic_write_text(args.json, json.dumps(result, indent=2) + "\n")
-    if args.markdown:
-        atomic_write_text(args.markdown, md + "\n")
-    print(md)
+    emit(args, json.dumps(result, indent=2) if args.format == "json" else md)
     return 0
 
 

@@ -17,20 +17,32 @@ from samsa.cli.common import (
     dask_target,
     open_cache,
 )
+from samsa.cli.io import (
+    add_data_option,
+    add_format_options,
+    add_system_options,
+    check_output,
+    emit,
+    output_inputs,
+    read_text_lines,
+    system_files,
+)
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_open, check_output_path, read_lines
 from samsa.metric import Samsa
 from samsa.pipeline import Item, Job, make_executor, progress_bar, run_items, sentence_results, worker_count
 from samsa.registry import available, get_parser
 from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean
+from samsa.tables import render
 from samsa.text import TOKENIZERS
 
 DESCRIPTION = """\
 Score a simplification system's output with SAMSA and SAMSA-abl (0-100).
 
-example (gold UCCA of the sources, one XML file per source line):
-  samsa score --ucca gold_xml/ --system output.txt --tokenizer none \\
-              --sentence-separator "<::::>" --per-sentence scores.jsonl
+examples:
+  samsa score --ucca gold_xml/ output.txt --tokenizer none --sentence-separator "<::::>" --per-sentence s.jsonl
+  samsa score -t hsplit sys1.txt sys2.txt --name A B        # parse the test set's sources once, one row each
+  cat output.txt | samsa score --source sources.txt - -f json
 """
 
 EPILOG = """\
@@ -50,16 +62,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    add_system_options(p)
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--ucca", metavar="DIR", help="directory of UCCA XML files, one per source line (natural order)")
     src.add_argument("--source", metavar="FILE", help="raw source sentences, parsed with --parser")
-    p.add_argument(
-        "--system",
-        metavar="FILE",
-        nargs="+",
-        required=True,
-        help="system output(s), one line per source; several systems share one parse of the sources",
-    )
+    src.add_argument("-t", "--test-set", metavar="NAME", help="the sources of a named test set (see samsa test-sets)")
+    add_data_option(p)
     p.add_argument(
         "--parser",
         default=None,
@@ -79,14 +87,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--sentence-separator", metavar="SEP", default=None, help="string separating sentences in an output line"
     )
     add_splitter_option(p)
+    p.add_argument("--lowercase", action="store_true",
+                   help="lowercase outputs (and raw sources before parsing), as EASSE's lowercase=True")  # fmt: skip
     p.add_argument("--per-sentence", metavar="FILE", help="write one JSON object per system line (JSONL)")
     p.add_argument("--lenient", action="store_true",
                    help="drop a passage that does not load or validate (a warning names it; the summary counts "
                         "it) instead of stopping")  # fmt: skip
-    p.add_argument(
-        "--format", choices=("table", "json"), default="table", help="corpus result format (default: %(default)s)"
-    )
-    p.add_argument("--json", dest="format", action="store_const", const="json", help="same as --format json")
+    add_format_options(p)
     p.add_argument(
         "--max-tokens",
         type=int,
@@ -99,7 +106,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def _read_system(path: str, max_tokens: int, separator: str | None) -> list[str]:
-    outputs = read_lines(path, allow_empty_lines=True, max_tokens=max_tokens)
+    outputs = read_text_lines(path, allow_empty_lines=True, max_tokens=max_tokens)
+    path = "<stdin>" if path == "-" else path
     empty = [
         i for i, line in enumerate(outputs, 1) if not (line.replace(separator, " ") if separator else line).strip()
     ]
@@ -123,40 +131,56 @@ def _check_count(system: str, n_out: int, source: str, n_src: int, files: list[A
     raise InputError(source, n_out + 1, f"no system line for this source line: {counts}")
 
 
-def _sources(args: argparse.Namespace, systems: dict[str, list[str]]) -> tuple[list[Item], Any]:
+def _source_lines(args: argparse.Namespace) -> tuple[str, list[str]]:
+    if args.test_set:
+        from samsa.testsets import get_orig_sents, get_test_set, test_set_files
+
+        path = test_set_files(get_test_set(args.test_set).name, args.data)[0]
+        return str(path), get_orig_sents(args.test_set, args.data)
+    return args.source, read_lines(args.source, allow_empty_lines=False, max_tokens=args.max_tokens)
+
+
+def _sources(args: argparse.Namespace, systems: dict[str, list[str]], files: dict[str, str]) -> tuple[list[Item], Any]:
     """One pipeline item per source line (gold XML file or raw sentence), and the parser (None for gold)."""
     columns = list(zip(*systems.values(), strict=True))
     if args.ucca:
         xml = get_parser("xml", directory=args.ucca)
-        for path, outputs in systems.items():
-            _check_count(path, len(outputs), args.ucca, len(xml.files), xml.files)
+        for name, outputs in systems.items():
+            _check_count(files[name], len(outputs), args.ucca, len(xml.files), xml.files)
         return [Item("xml", f, outs, str(f)) for f, outs in zip(xml.files, columns, strict=True)], xml
-    sources = read_lines(args.source, allow_empty_lines=False, max_tokens=args.max_tokens)
-    for path, outputs in systems.items():
-        _check_count(path, len(outputs), args.source, len(sources))
+    source_path, sources = _source_lines(args)
+    for name, outputs in systems.items():
+        _check_count(files[name], len(outputs), source_path, len(sources))
     try:
         parser = get_parser(args.parser or "builtin")
     except TypeError:
         raise InputError(None, None, f"parser {args.parser!r} cannot parse raw text (it needs options, "
                          "e.g. the xml parser needs --ucca DIR)") from None  # fmt: skip
-    items = [Item("parse", s, outs, f"{args.source}:{i}") for i, (s, outs) in enumerate(zip(sources, columns,
+    if args.lowercase:
+        sources = [s.lower() for s in sources]
+    items = [Item("parse", s, outs, f"{source_path}:{i}") for i, (s, outs) in enumerate(zip(sources, columns,
                                                                                         strict=True), 1)]  # fmt: skip
     return items, parser
 
 
 def run(args: argparse.Namespace) -> int:
+    named = system_files(args)
+    inputs = [*output_inputs(args), *(x for x in (args.source, args.ucca) if x)]
     if args.per_sentence:  # before any work: never overwrite an input, fail early on an unwritable target
-        if len(args.system) > 1:
-            raise InputError(None, None, "--per-sentence needs a single --system file")
-        check_output_path(args.per_sentence, [*args.system, args.source or args.ucca])
-    systems = {path: _read_system(path, args.max_tokens, args.sentence_separator) for path in args.system}
-    items, parser = _sources(args, systems)
+        if len(named) > 1:
+            raise InputError(None, None, "--per-sentence needs a single system file")
+        check_output_path(args.per_sentence, inputs)
+    check_output(args, inputs)
+    systems = {n: _read_system(p, args.max_tokens, args.sentence_separator) for n, p in named}
+    files = {n: "<stdin>" if p == "-" else p for n, p in named}
+    items, parser = _sources(args, systems, files)
     parsing = parser is not None and not args.ucca
     metric = Samsa(aligner=build_aligner(args), compat=args.compat, tokenizer=args.tokenizer,
-                   separator=args.sentence_separator, parser=parser, splitter=args.splitter)  # fmt: skip
+                   separator=args.sentence_separator, parser=parser, splitter=args.splitter,
+                   lowercase=args.lowercase)  # fmt: skip
     job = Job(parser=parser if parsing else None, aligner=aligner_spec(args), compat=args.compat,
               tokenizer=args.tokenizer, separator=args.sentence_separator, lenient=args.lenient,
-              splitter=args.splitter)  # fmt: skip
+              splitter=args.splitter, lowercase=args.lowercase)  # fmt: skip
     totals = [_Totals() for _ in systems]
     dropped: list[int] = []
     with ExitStack() as stack:
@@ -169,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
         bar = stack.enter_context(progress_bar(len(items), "samsa", args.quiet))
         stream = run_items(items, executor, cache=cache, parser=parser if parsing else None, progress=bar.update)
         for line, (item, res) in enumerate(stream, 1):
-            scored = sentence_results(item, line, res, list(systems), lenient=args.lenient)
+            scored = sentence_results(item, line, res, list(files.values()), lenient=args.lenient)
             if scored is None:
                 dropped.append(line)
                 if rows is not None:
@@ -184,12 +208,12 @@ def run(args: argparse.Namespace) -> int:
     if dropped:
         print(f"samsa: warning: --lenient dropped {len(dropped)} of {len(items)} line(s) (first: line {dropped[0]});"
               " the scores are over the rest", file=sys.stderr)  # fmt: skip
-    summaries = [{"system": path, **t.summary(metric), "n_dropped": len(dropped)}
-                 for path, t in zip(systems, totals, strict=True)]  # fmt: skip
+    summaries = [{"system": name, "file": files[name], **t.summary(metric), "n_dropped": len(dropped)}
+                 for name, t in zip(systems, totals, strict=True)]  # fmt: skip
     if args.format == "json":
-        print(json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=2, ensure_ascii=False))
+        emit(args, json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=2, ensure_ascii=False))
     else:
-        print("\n\n".join((f"{s['system']}\n" if len(summaries) > 1 else "") + _table(s) for s in summaries))
+        emit(args, _table(summaries, args.format, args.width))
     return 0
 
 
@@ -224,15 +248,12 @@ class _Totals:
         }
 
 
-def _table(s: dict[str, Any]) -> str:
-    rows = [
-        ("SAMSA", f"{s['samsa']:.2f}"),
-        ("SAMSA-abl", f"{s['samsa_abl']:.2f}"),
-        ("lines", str(s["n_lines"])),
-        ("source scenes", str(s["n_scenes"])),
-        ("output sentences", str(s["n_output_sentences"])),
-        *([("dropped (--lenient)", str(s["n_dropped"]))] if s.get("n_dropped") else []),
-    ]
-    width = max(len(k) for k, _ in rows)
-    body = "\n".join(f"{k:<{width}}  {v:>8}" for k, v in rows)
-    return f"{body}\n{s['signature']}"
+def _table(summaries: list[dict[str, Any]], fmt: str, width: int) -> str:
+    """One row per system, the signature once (every system is scored with the same settings)."""
+    rows = [{"system": s["system"], "SAMSA": s["samsa"], "SAMSA-abl": s["samsa_abl"], "lines": s["n_lines"],
+             "scenes": s["n_scenes"], "sentences": s["n_output_sentences"], "dropped": s["n_dropped"]}
+            for s in summaries]  # fmt: skip
+    columns = ["system", "SAMSA", "SAMSA-abl", "lines", "scenes", "sentences"]
+    if any(s["n_dropped"] for s in summaries):
+        columns.append("dropped")
+    return render(rows, columns, fmt, width=width, signatures={"samsa": summaries[0]["signature"]})

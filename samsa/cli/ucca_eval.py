@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from samsa.cli.io import add_format_options, check_output, emit
 from samsa.errors import InputError
 from samsa.graph import tokens
 from samsa.ucca_eval import evaluate_corpus, scene_scores
@@ -17,8 +18,10 @@ average (primary + remote, as in SemEval 2019), plus scene-unit F1 and
 minimal-center accuracy (what SAMSA consumes). Files are paired by name when both
 directories hold the same names, otherwise in natural order.
 
-example:
-  samsa ucca-eval ../shared/data/ucca/20k/test predicted/ --json scores.json
+examples:
+  samsa parse --tokenizer none --input 20k.txt --output-dir predicted/   # 20k.txt from samsa extract-text
+  samsa ucca-eval $SAMSA_DATA/ucca/20k/test predicted/
+  samsa ucca-eval $SAMSA_DATA/ucca/20k/test predicted/ -f json -o scores.json
 """
 
 
@@ -27,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     p.add_argument("gold", metavar="GOLD_DIR")
     p.add_argument("pred", metavar="PRED_DIR")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_format_options(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("--normalize", action="store_true",
                    help="apply the ucca evaluator's normalization first, as the SemEval 2019 scorer does (needs the "
@@ -36,6 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_output(args, [args.gold, args.pred])
     gold, pred = list_passage_files(args.gold), list_passage_files(args.pred)
     if [f.name for f in gold] != [f.name for f in pred] and len(gold) != len(pred):
         raise InputError(args.pred, None, f"holds {len(pred)} XML files but {args.gold} holds {len(gold)}")
@@ -57,19 +61,24 @@ def run(args: argparse.Namespace) -> int:
         from samsa.ucca_interop import ucca_version
 
         normalization = f"ucca-{ucca_version()}"
-    if args.json:
-        print(json.dumps({"passages": len(pairs), "normalization": normalization, **scores, "scenes": scenes},
-                         indent=2))  # fmt: skip
+    if args.format == "json":
+        emit(args, json.dumps({"passages": len(pairs), "normalization": normalization, **scores, "scenes": scenes},
+                              indent=2))  # fmt: skip
         return 0
-    lines = ["| type | construction | P | R | F1 | guessed | ref | matches |", "|---|---|---|---|---|---|---|---|"]
-    for t, by_c in scores.items():
-        for c, s in by_c.items():
-            lines.append(f"| {t} | {c} | {s['p']:.3f} | {s['r']:.3f} | {s['f1']:.3f} | {s['guessed']} | {s['ref']} | "
-                         f"{s['matches']} |")  # fmt: skip
-    lines.append("")
-    lines.append(f"scene F1 {scenes['scene_f1']:.3f} (P {scenes['scene_p']:.3f}, R {scenes['scene_r']:.3f}); "
-                 f"main-relation center accuracy {scenes['main_relation_center_accuracy']:.3f}; "
-                 f"participant center accuracy {scenes['participant_center_accuracy']:.3f}")  # fmt: skip
-    lines.append(f"normalization: {normalization} (UCCA F1 rows; scene scores are never normalized)")
-    print("\n".join(lines))
+    from samsa.tables import render
+
+    rows = [{"type": t, "construction": c, "P": v["p"], "R": v["r"], "F1": v["f1"], "guessed": v["guessed"],
+             "ref": v["ref"], "matches": v["matches"]}
+            for t, by_c in scores.items() for c, v in by_c.items()]  # fmt: skip
+    table = render(rows, list(rows[0]), args.format, width=max(args.width, 3))
+    note = (f"scene F1 {scenes['scene_f1']:.3f} (P {scenes['scene_p']:.3f}, R {scenes['scene_r']:.3f}); "
+            f"main-relation center accuracy {scenes['main_relation_center_accuracy']:.3f}; "
+            f"participant center accuracy {scenes['participant_center_accuracy']:.3f}\n"
+            f"normalization: {normalization} (UCCA F1 rows; scene scores are never normalized)")  # fmt: skip
+    if args.format == "csv":
+        emit(args, table)
+    elif args.format == "latex":
+        emit(args, table + "\n" + "\n".join(f"% {x}" for x in note.splitlines()))
+    else:
+        emit(args, table + "\n\n" + note)
     return 0

@@ -43,7 +43,7 @@ def unescape_moses(text: str) -> str:
 @cache
 def get_tokenizer(name: str) -> Callable[[str], str]:
     """A string -> string tokenizer by name (sacrebleu's ``13a`` / ``intl``, or ``none``)."""
-    if name == "none":
+    if name in ("none", "plain"):  # "plain" is EASSE's name for no tokenization
         return lambda s: s
     if name not in TOKENIZERS:
         raise ConfigError(f"unknown tokenizer {name!r}; choose from {', '.join(TOKENIZERS)}")

@@ -1,0 +1,41 @@
+"""``samsa extract-text``: the sentences of a UCCA directory, tokenized, one per line in file order."""
+
+from __future__ import annotations
+
+import argparse
+
+from samsa.cli.io import emit
+
+DESCRIPTION = """\
+Write the sentences of a directory of UCCA XML files, one line per file in natural
+file-name order (the order samsa score --ucca pairs them with system lines), tokens
+separated by single spaces: the input to give a simplification system, or to
+samsa parse --tokenizer none.
+
+example:
+  samsa extract-text $SAMSA_DATA/ucca/20k/test -o 20k.txt
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("extract-text", help="the tokenized sentences of a UCCA XML directory", description=DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p.add_argument("ucca", metavar="DIR", help="directory of UCCA XML files (standard or site format)")
+    p.add_argument("-o", "--output", metavar="FILE", default=None, help="write here instead of standard output")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from samsa.fileio import check_output_path
+    from samsa.graph import tokens
+    from samsa.pipeline import progress_bar
+    from samsa.registry import get_parser
+
+    xml = get_parser("xml", directory=args.ucca)
+    if args.output:
+        check_output_path(args.output, [args.ucca, *xml.files])
+    with progress_bar(len(xml.files), "load", args.quiet) as bar:
+        graphs = xml.load(bar.update)
+    emit(args, "\n".join(" ".join(tokens(g)) for g in graphs))
+    return 0

@@ -1,0 +1,103 @@
+"""The one command-line convention for inputs and outputs, shared by every sub-command.
+
+Systems come as positional files or ``-i/--input FILE`` (``-`` is standard input),
+named with ``--name``; sources and references from ``-t/--test-set NAME`` under the
+data root (``--data``); results go to standard output or ``-o FILE`` in the format
+``-f table|json|csv|latex`` with ``-w`` decimals (``--json`` = ``-f json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from samsa.errors import InputError
+from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_write_text, decode_lines, read_lines
+from samsa.tables import FORMATS
+
+STDIN = "-"
+
+
+def add_system_options(p: argparse.ArgumentParser, *, required: bool = True) -> None:
+    p.add_argument("systems", nargs="*", metavar="SYSTEM", help="system output file(s); '-' reads standard input")
+    p.add_argument("-i", "--input", "--system", dest="inputs", action="extend", nargs="+", default=[],
+                   metavar="FILE", help="system output file(s), as the positional SYSTEM ('-' = stdin)")  # fmt: skip
+    p.add_argument("--name", "--names", dest="names", nargs="+", default=None, metavar="NAME",
+                   help="one display name per system (default: file names)")  # fmt: skip
+    p.set_defaults(systems_required=required)
+
+
+def add_data_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--data",
+        metavar="DIR",
+        default=None,
+        help="data root holding the corpora (default: $SAMSA_DATA, else 'data' in the config file)",
+    )
+
+
+def add_test_set_option(p: argparse.ArgumentParser) -> None:
+    from samsa.testsets import available_test_sets
+
+    p.add_argument("-t", "--test-set", metavar="NAME", default=None,
+                   help=f"sources and references by name: {', '.join(available_test_sets())} (hsplit, turkcorpus, "
+                        "asset, ... are short names of the _test sets)")  # fmt: skip
+    add_data_option(p)
+
+
+def add_format_options(p: argparse.ArgumentParser, choices: tuple[str, ...] = FORMATS, default: str = "table") -> None:
+    g = p.add_argument_group("output")
+    g.add_argument("-f", "--format", choices=choices, default=default,
+                   help="output format (default: %(default)s)")  # fmt: skip
+    g.add_argument("--json", dest="format", action="store_const", const="json", help="same as -f json")
+    g.add_argument("-w", "--width", type=int, default=2, metavar="N", help="decimals in tables (default: %(default)s)")
+    g.add_argument("-o", "--output", metavar="FILE", default=None,
+                   help="write the result to FILE (atomically) instead of standard output")  # fmt: skip
+
+
+def system_files(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(name, path) of every system given, names checked; at most one '-'."""
+    paths = [*args.systems, *args.inputs]
+    if not paths and getattr(args, "systems_required", True):
+        raise InputError(None, None, "no system output given: pass files (or '-' for standard input) or -i FILE")
+    if paths.count(STDIN) > 1:
+        raise InputError(None, None, "standard input ('-') can be read once only")
+    names = args.names or [("stdin" if p == STDIN else Path(p).name) for p in paths]
+    if len(names) != len(paths):
+        raise InputError(None, None, f"--name gives {len(names)} name(s) for {len(paths)} system file(s)")
+    if len(set(names)) != len(names):
+        dup = sorted({n for n in names if names.count(n) > 1})
+        raise InputError(None, None, f"system names must differ (use --name): {', '.join(dup)}")
+    return list(zip(names, paths, strict=True))
+
+
+def read_text_lines(
+    path: str, *, allow_empty_lines: bool = True, max_tokens: int | None = DEFAULT_MAX_TOKENS
+) -> list[str]:
+    """A file's lines, or standard input's for '-' (same validation, named '<stdin>')."""
+    if path == STDIN:
+        return decode_lines(sys.stdin.buffer.read(), "<stdin>", allow_empty_lines=allow_empty_lines,
+                            max_tokens=max_tokens)  # fmt: skip
+    return read_lines(path, allow_empty_lines=allow_empty_lines, max_tokens=max_tokens)
+
+
+def output_inputs(args: argparse.Namespace) -> list[Any]:
+    """Paths an output must never overwrite: the run's own inputs."""
+    return [p for p in [*getattr(args, "systems", []), *getattr(args, "inputs", [])] if p != STDIN]
+
+
+def emit(args: argparse.Namespace, text: str) -> None:
+    """Print the result, or write it to ``-o FILE`` (checked before any work by :func:`check_output`)."""
+    if getattr(args, "output", None):
+        atomic_write_text(args.output, text + "\n")
+    else:
+        print(text)
+
+
+def check_output(args: argparse.Namespace, inputs: list[Any]) -> None:
+    from samsa.fileio import check_output_path
+
+    if getattr(args, "output", None):
+        check_output_path(args.output, inputs)

@@ -1,0 +1,49 @@
+"""``samsa test-sets``: the named test sets, their files, licences, and whether the data root has them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from samsa.cli.io import add_data_option
+
+DESCRIPTION = """\
+List the test sets that -t/--test-set accepts, where each one's files are looked
+for under the data root, and whether they are there. The data root is --data,
+else $SAMSA_DATA, else 'data = DIR' under [samsa] in the config file
+($SAMSA_CONFIG, else ~/.config/samsa/config.ini). No data ships with samsa.
+
+example:
+  samsa test-sets --data ../shared/data
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("test-sets", help="list the named test sets and check the data root",
+                       description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    add_data_option(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from samsa.errors import SamsaError
+    from samsa.tables import render
+    from samsa.testsets import TEST_SETS, data_root
+
+    try:
+        root = data_root(args.data)
+    except SamsaError as e:
+        root, problem = None, str(e)
+    rows = []
+    for ts in TEST_SETS.values():
+        files = [ts.orig, *ts.refs]
+        found = None if root is None else all((root.path / f).is_file() for f in files)
+        rows.append({"name": ts.name, "refs": len(ts.refs), "found": {None: "?", True: "yes", False: "no"}[found],
+                     "source": ts.orig, "licence": ts.licence, "description": ts.description})  # fmt: skip
+    if args.json:
+        print(json.dumps({"data_root": str(root.path) if root else None, "test_sets": rows}, indent=2))
+    else:
+        print(render(rows, ["name", "refs", "found", "licence", "description"], "table"))
+        print(f"data root: {root.path} (from {root.setting})" if root else f"data root: none ({problem})")
+    return 0

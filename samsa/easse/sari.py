@@ -1,0 +1,42 @@
+"""``easse.sari``: corpus SARI and its operation scores, EASSE's defaults (lowercase, 13a)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from samsa.lexical import sari_components
+
+__all__ = ["corpus_sari", "get_corpus_sari_operation_scores"]
+
+
+def get_corpus_sari_operation_scores(
+    orig_sents: Sequence[str],
+    sys_sents: Sequence[str],
+    refs_sents: Sequence[Sequence[str]],
+    lowercase: bool = True,
+    tokenizer: str = "13a",
+    legacy: bool = False,
+    use_f1_for_deletion: bool = True,
+    use_paper_version: bool = False,
+) -> tuple[float, float, float]:
+    """(add, keep, delete) F-scores, 0-100; ``refs_sents[k][i]`` is reference ``k`` of sentence ``i``."""
+    c = sari_components(orig_sents, sys_sents, refs_sents, variant="easse", lowercase=lowercase, tokenizer=tokenizer,
+                        legacy=legacy, use_f1_for_deletion=use_f1_for_deletion,
+                        use_paper_version=use_paper_version)  # fmt: skip
+    return c.add, c.keep, c.delete
+
+
+def corpus_sari(
+    orig_sents: Sequence[str],
+    sys_sents: Sequence[str],
+    refs_sents: Sequence[Sequence[str]],
+    lowercase: bool = True,
+    tokenizer: str = "13a",
+    legacy: bool = False,
+    use_f1_for_deletion: bool = True,
+    use_paper_version: bool = False,
+) -> float:
+    """Corpus SARI (0-100) as EASSE computes it (summed n-gram statistics)."""
+    return sari_components(orig_sents, sys_sents, refs_sents, variant="easse", lowercase=lowercase,
+                           tokenizer=tokenizer, legacy=legacy, use_f1_for_deletion=use_f1_for_deletion,
+                           use_paper_version=use_paper_version).sari  # fmt: skip

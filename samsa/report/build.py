@@ -1,0 +1,158 @@
+"""Everything the report shows, computed once into one JSON-friendly dict (the page only renders it).
+
+``build_report`` scores every system against the same source graphs (gold or parsed), adds
+the lexical metrics that ``samsa evaluate`` computes with its defaults (SARI and BLEU only
+when references are given), bootstrap intervals and paired significance for each metric,
+the charts, and the per-sentence explanations of the explorer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from itertools import combinations
+from typing import Any
+
+import networkx as nx
+
+from samsa import __version__
+from samsa.errors import ConfigError, InputError
+from samsa.metric import Samsa
+from samsa.report import metrics as M
+from samsa.report import plots
+from samsa.report.explain import explain_output, explain_source
+from samsa.report.stats import CorpusStat, bootstrap_ci, paired_bootstrap, resample_indices
+from samsa.scoring.paper import paper_structure
+
+__all__ = ["LABELS", "build_report"]
+
+#: column key -> (label, higher is better or None when neither)
+LABELS: dict[str, tuple[str, bool | None]] = {
+    "samsa": ("SAMSA", True),
+    "samsa_abl": ("SAMSA-abl", True),
+    "sari": ("SARI", True),
+    "bleu": ("BLEU", None),
+    "fkgl": ("FKGL", False),
+    "ld_sc": ("LD_SC", None),
+    "split_proportion": ("split %", None),
+    "sentences_per_output": ("sent/output", None),
+}
+
+
+Lexical = tuple[dict[str, dict[str, float]], dict[str, str], dict[str, dict[str, CorpusStat]]]
+
+
+def _lexical(
+    sources: Sequence[str], systems: Mapping[str, Sequence[str]], refs: Sequence[Sequence[str]] | None, splitter: str
+) -> Lexical:
+    from samsa.lexical.normalize import normalize
+    from samsa.lexical.suite import SuiteConfig, evaluate_lexical
+
+    config = SuiteConfig(splitter=splitter)
+    wanted = ["fkgl", "ld_sc", "splits", *(["sari", "bleu"] if refs else [])]
+    norm = {"lowercase": config.lowercase, "tokenizer": config.tokenizer}
+    n_src = [normalize(s, **norm) for s in sources]  # type: ignore[arg-type]
+    n_refs = [[normalize(r, **norm) for r in rs] for rs in refs] if refs else None  # type: ignore[arg-type]
+    values: dict[str, dict[str, float]] = {}
+    stats: dict[str, dict[str, CorpusStat]] = {}
+    sigs: dict[str, str] = {}
+    for name, sys in systems.items():
+        r = evaluate_lexical(sources, sys, refs or [[s] for s in sources], wanted, config)
+        sigs.update(r.pop("signatures"))
+        splits = r.pop("splits")
+        values[name] = {**r, "split_proportion": splits["split_proportion"],
+                        "sentences_per_output": splits["sentences_per_output"]}  # fmt: skip
+        n_sys = [normalize(s, **norm) for s in sys]  # type: ignore[arg-type]
+        stats[name] = {"fkgl": M.fkgl_stat(sys, splitter=splitter), "ld_sc": M.ld_sc_stat(n_src, n_sys)}
+        if n_refs:
+            stats[name]["sari"] = M.sari_stat(n_src, n_sys, n_refs)
+            stats[name]["bleu"] = M.bleu_stat(n_sys, n_refs)
+    sigs["split_proportion"] = sigs["sentences_per_output"] = sigs.pop("splits")
+    return values, sigs, stats
+
+
+def build_report(
+    graphs: Sequence[nx.DiGraph],
+    sources: Sequence[str],
+    systems: Mapping[str, Sequence[str]],
+    *,
+    metric: Samsa,
+    refs: Sequence[Sequence[str]] | None = None,
+    resamples: int = 1000,
+    seed: int = 12345,
+    info: Mapping[str, Any] | None = None,
+    progress: Callable[[int], Any] | None = None,
+) -> dict[str, Any]:
+    """The report's data for line-parallel source graphs, source texts, system outputs and (optional) references."""
+    n = len(graphs)
+    if not systems:
+        raise InputError(None, None, "a report needs at least one system")
+    if metric.compat != "paper":
+        raise ConfigError("the report explains paper-mode SAMSA; use compat='paper' (the default)")
+    for name, outs in systems.items():
+        if len(outs) != n:
+            raise InputError(name, None, f"has {len(outs)} lines for {n} sources")
+    if len(sources) != n or (refs is not None and len(refs) != n):
+        raise InputError(None, None, "sources, references and graphs must be line-parallel")
+    names = list(systems)
+    sentences: list[dict[str, Any]] = []
+    per_system: dict[str, list[Any]] = {s: [] for s in names}
+    for k, g in enumerate(graphs):
+        structure = paper_structure(g)
+        entry = {"line": k + 1, **explain_source(g, structure), "systems": []}
+        for s in names:
+            detail, result = explain_output(g, structure, systems[s][k], metric)
+            src_chars = len(sources[k])
+            detail["cr"] = len(systems[s][k]) / src_chars if src_chars else 0.0
+            entry["systems"].append(detail)
+            per_system[s].append(result)
+        sentences.append(entry)
+        if progress is not None:
+            progress(1)
+    lex_values, lex_sigs, lex_stats = _lexical(sources, systems, refs, metric.splitter)
+    indices = resample_indices(n, resamples, seed)
+    stats: dict[str, dict[str, CorpusStat]] = {}
+    table: dict[str, dict[str, dict[str, float | None]]] = {}
+    for s in names:
+        stats[s] = {"samsa": M.mean_stat([r.samsa for r in per_system[s]]),
+                    "samsa_abl": M.mean_stat([r.samsa_abl for r in per_system[s]]), **lex_stats[s]}  # fmt: skip
+        values = {"samsa": stats[s]["samsa"].value(), "samsa_abl": stats[s]["samsa_abl"].value(), **lex_values[s]}
+        table[s] = {}
+        for key, value in values.items():
+            lo, hi = bootstrap_ci(stats[s][key], indices) if key in stats[s] else (None, None)
+            table[s][key] = {"value": value, "lo": lo, "hi": hi}
+    columns = [c for c in LABELS if c in table[names[0]]]
+    significance = {c: [] for c in columns if c in stats[names[0]]}
+    for a, b in combinations(range(len(names)), 2):
+        for c in significance:
+            diff, p = paired_bootstrap(stats[names[a]][c], stats[names[b]][c], indices)
+            significance[c].append({"a": a, "b": b, "diff": diff, "p": p})
+    signatures = {"samsa": metric.signature(), "samsa_abl": metric.signature(), **lex_sigs}
+    return {
+        "title": (info or {}).get("title", "SAMSA report"),
+        "info": {**(info or {}), "n_sentences": n, "resamples": resamples, "seed": seed, "version": __version__},
+        "systems": names,
+        "columns": [
+            {"key": c, "label": LABELS[c][0], "higher": LABELS[c][1], "signature": signatures.get(c, "")}
+            for c in columns
+        ],
+        "table": table,
+        "significance": significance,
+        "plots": _plots(names, per_system, sentences),
+        "sentences": sentences,
+    }
+
+
+def _plots(names: list[str], per_system: Mapping[str, list[Any]], sentences: list[dict[str, Any]]) -> dict[str, str]:
+    k = range(len(names))
+    return {
+        "samsa": plots.histogram({s: [r.samsa for r in per_system[s]] for s in names}, "SAMSA per sentence",
+                                 "sentence SAMSA"),
+        "samsa_abl": plots.histogram({s: [r.samsa_abl for r in per_system[s]] for s in names},
+                                     "SAMSA-abl per sentence", "sentence SAMSA-abl"),
+        "scenes": plots.bubbles({s: [(r.n_scenes, r.n_sentences) for r in per_system[s]] for s in names},
+                                "Source scenes vs output sentences", "scenes in the source",
+                                "sentences in the output"),
+        "compression": plots.scatter({names[i]: [(e["systems"][i]["cr"], e["systems"][i]["samsa"]) for e in sentences]
+                                      for i in k}, "SAMSA vs compression", "output / source length (characters)",
+                                     "sentence SAMSA"),
+    }  # fmt: skip

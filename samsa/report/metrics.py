@@ -1,0 +1,64 @@
+"""Per-sentence sufficient statistics of the report's metrics (see :mod:`samsa.report.stats`).
+
+Each builder returns a :class:`CorpusStat` whose ``value()`` equals the number that
+``samsa evaluate`` prints with the same settings (tested), so the interval and the point
+estimate always describe the same metric.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from samsa.report.stats import CorpusStat
+
+__all__ = ["bleu_stat", "fkgl_stat", "ld_sc_stat", "mean_stat", "sari_stat"]
+
+
+def mean_stat(values: Sequence[float]) -> CorpusStat:
+    """A corpus score that is the mean of sentence scores (SAMSA, SAMSA-abl, LD_SC)."""
+    rows = np.column_stack([np.asarray(values, dtype=np.float64), np.ones(len(values))])
+    return CorpusStat(rows, lambda s: s[0] / s[1])
+
+
+def sari_stat(orig: Sequence[str], sys: Sequence[str], refs: Sequence[Sequence[str]]) -> CorpusStat:
+    """EASSE corpus SARI (F1 deletion, macro averaging) over normalized text: summed n-gram counts."""
+    from samsa.lexical.sari import EasseStats, easse_from_stats, easse_stats
+
+    rows = np.array([np.concatenate([np.asarray(r, dtype=np.float64) for r in
+                                     easse_stats(o.split(), s.split(), [x.split() for x in rs]).rows()])
+                     for o, s, rs in zip(orig, sys, refs, strict=True)])  # fmt: skip
+
+    def score(total: np.ndarray) -> float:
+        fields = total.reshape(9, -1)
+        return easse_from_stats(EasseStats(*(tuple(float(v) for v in f) for f in fields))).sari
+
+    return CorpusStat(rows, score)
+
+
+def bleu_stat(sys: Sequence[str], refs: Sequence[Sequence[str]]) -> CorpusStat:
+    """sacrebleu corpus BLEU (exp smoothing) over normalized text, from its per-sentence counts."""
+    from samsa.lexical import ref_streams
+    from samsa.lexical.bleu import _bleu
+
+    bleu = _bleu("exp", None, False)
+    streams = [[r if r is not None else "" for r in s] for s in ref_streams(refs)]
+    rows = np.array(bleu._extract_corpus_statistics(list(sys), streams), dtype=np.float64)
+    return CorpusStat(rows, lambda s: bleu._compute_score_from_stats([int(v) for v in s]).score)
+
+
+def fkgl_stat(sys: Sequence[str], *, tokenizer: str = "13a", splitter: str | None = None) -> CorpusStat:
+    """EASSE corpus FKGL from pooled words, sentences and syllables."""
+    from samsa.lexical.readability import _counts, fkgl_from_counts
+    from samsa.text import SPLITTER_NAME
+
+    rows = np.array([_counts([s], "easse", tokenizer, splitter or SPLITTER_NAME) for s in sys], dtype=np.float64)
+    return CorpusStat(rows, lambda t: max(0.0, fkgl_from_counts(t[0], t[1], t[2])) if t[1] else 0.0)
+
+
+def ld_sc_stat(orig: Sequence[str], sys: Sequence[str]) -> CorpusStat:
+    """Mean character Levenshtein distance from output to source (normalized text)."""
+    from samsa.lexical.edits import levenshtein
+
+    return mean_stat([float(levenshtein(s, o)) for o, s in zip(orig, sys, strict=True)])
