@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from samsa.lexical import sari_components
 
-__all__ = ["corpus_sari", "get_corpus_sari_operation_scores"]
+__all__ = ["corpus_sari", "get_corpus_sari_operation_scores", "sentence_sari"]
 
 
 def get_corpus_sari_operation_scores(
@@ -40,3 +40,17 @@ def corpus_sari(
     return sari_components(orig_sents, sys_sents, refs_sents, variant="easse", lowercase=lowercase,
                            tokenizer=tokenizer, legacy=legacy, use_f1_for_deletion=use_f1_for_deletion,
                            use_paper_version=use_paper_version).sari  # fmt: skip
+
+
+def sentence_sari(
+    orig_sent: str,
+    sys_sent: str,
+    ref_sents: Sequence[str],
+    lowercase: bool = True,
+    tokenizer: str = "13a",
+    use_f1_for_deletion: bool = True,
+    use_paper_version: bool = False,
+) -> float:
+    """EASSE's sentence SARI: its corpus SARI on one sentence (not Xu's sentence score; see docs/lexical.md)."""
+    return corpus_sari([orig_sent], [sys_sent], [[r] for r in ref_sents], lowercase=lowercase, tokenizer=tokenizer,
+                       use_f1_for_deletion=use_f1_for_deletion, use_paper_version=use_paper_version)  # fmt: skip

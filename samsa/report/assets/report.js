@@ -67,11 +67,11 @@
 
   function centerChips(unit, aligned, role) {
     const al = new Set(aligned);
-    if (!unit.centers.length) return [el("span", { cls: "center implicit", text: role + ": none (0.5)" })];
+    if (!unit.centers.length) return [el("span", { cls: "chip implicit", text: role + ": none (0.5)" })];
     return unit.centers.map((c) => {
-      if (c.implicit || !c.pos.length) return el("span", { cls: "center implicit", text: role + ": implicit (0.5)" });
+      if (c.implicit || !c.pos.length) return el("span", { cls: "chip implicit", text: role + ": implicit (0.5)" });
       const hit = c.pos.every((p) => al.has(p));
-      return el("span", { cls: "center " + (hit ? "hit" : "miss"), "data-role": role,
+      return el("span", { cls: "chip " + (hit ? "hit" : "miss"), "data-role": role,
         text: (hit ? "\u2713 " : "\u2717 ") + c.words.join(" ") });
     });
   }
