@@ -19,9 +19,18 @@ __all__ = [
     "ScoringError",
     "__version__",
     "corpus_samsa",
+    "evaluate",
     "get_samsa_sentence_scores",
     "load_passage",
     "score",
     "sentence_samsa",
     "to_standard_xml",
 ]
+
+
+def __getattr__(name: str):  # lazy: ``import samsa`` stays light (the lexical suite imports sacrebleu)
+    if name == "evaluate":
+        from samsa.evaluation import evaluate
+
+        return evaluate
+    raise AttributeError(f"module 'samsa' has no attribute {name!r}")

@@ -8,6 +8,7 @@ import shutil
 import pytest
 
 from samsa.cli import main
+from samsa.errors import InputError
 
 SRC = "About 95 species are currently accepted .\nThe cat sat on the mat .\n"
 SYS = "About 95 species are now accepted .\nThe cat sat . It was on the mat .\n"
@@ -197,3 +198,20 @@ def test_name_and_count_errors_are_one_line(files, capsys):
         assert main(argv) == 1
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_python_evaluate_equals_the_command(data_dir, tmp_path, monkeypatch, capsys):
+    """samsa.evaluate with a test set name gives what `samsa evaluate -t` prints, from any directory."""
+    from samsa import evaluate
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SAMSA_DATA", str(data_dir))
+    out = data_dir / "hsplit" / "HSplit" / "HSplit3_full"
+    lines = out.read_text(encoding="utf-8").splitlines()
+    res = evaluate({"HSplit3_full": lines}, test_set="hsplit", metrics="sari,bleu,fkgl,splits")
+    assert main(["evaluate", "-t", "hsplit", "-m", "sari,bleu,fkgl,splits", str(out), "-f", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == res
+    with pytest.raises(InputError, match="need references"):
+        evaluate(lines, orig_sents=lines, metrics="sari")
+    with pytest.raises(InputError, match="has 2 lines for 359 sources"):
+        evaluate(lines[:2], test_set="hsplit", metrics="fkgl")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from samsa.cli.common import add_runtime_options, add_splitter_option, dask_target, open_cache
 from samsa.cli.io import (
@@ -18,9 +17,9 @@ from samsa.cli.io import (
 )
 from samsa.errors import InputError
 from samsa.fileio import check_line_counts, read_lines
-from samsa.lexical import SARI_VARIANTS
+from samsa.lexical import SARI_VARIANTS, ref_streams
 from samsa.lexical.normalize import TOKENIZERS
-from samsa.lexical.suite import METRICS, SuiteConfig, evaluate_lexical
+from samsa.lexical.suite import METRICS, SuiteConfig
 from samsa.tables import flatten, render
 
 DESCRIPTION = """\
@@ -87,102 +86,58 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def _read_refs(paths: list[str], source: str, n: int, separator: str | None = None) -> list[list[str]]:
     """Reference files -> references per sentence; counts checked against the source, read once."""
+    from samsa.evaluation import per_sentence_refs
+
     streams = [read_lines(p, max_tokens=None) for p in paths]
     check_line_counts([(source, n), *((p, len(s)) for p, s in zip(paths, streams, strict=True))])
-    if separator:  # a split reference is one text for the lexical metrics (as EASSE collapses WikiSplit)
-        streams = [[" ".join(x.replace(separator, " ").split()) for x in s] for s in streams]
-    per_sentence = [[s[i] for s in streams if s[i].strip()] for i in range(n)]
-    for i, rs in enumerate(per_sentence, 1):
-        if not rs:
-            raise InputError(paths[0], i, "no reference for this line in any reference file")
-    return per_sentence
-
-
-def _corpus(args: argparse.Namespace) -> tuple[str, list[str], list[str], str | None]:
-    """(source path, source lines, reference paths, reference separator) from -t or --source/--refs."""
-    if args.test_set:
-        from samsa.testsets import get_test_set, test_set_files
-
-        if args.source or args.refs:
-            raise InputError(None, None, "give either -t/--test-set or --source/--refs, not both")
-        ts = get_test_set(args.test_set)
-        orig, refs = test_set_files(ts.name, args.data)
-        return (
-            str(orig),
-            read_lines(orig, allow_empty_lines=False, max_tokens=None),
-            [str(r) for r in refs],
-            ts.separator,
-        )
-    if not args.source:
-        raise InputError(None, None, "no sources: give -t/--test-set NAME or --source FILE")
-    return args.source, read_lines(args.source, allow_empty_lines=False), args.refs, None
+    return per_sentence_refs(streams, n, separator, paths)
 
 
 def run(args: argparse.Namespace) -> int:
-    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
-    unknown = sorted(set(metrics) - set(METRICS) - {"samsa"})
-    if unknown:
-        raise InputError(None, None, f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}, samsa")
+    from samsa.evaluation import evaluate, parse_metrics, test_set_corpus
+    from samsa.pipeline import progress_bar, worker_count
+
+    metrics = parse_metrics(args.metrics)
     named = system_files(args)
     check_output(args, [p for _, p in named])
-    source_path, source, ref_paths, ref_sep = _corpus(args)
+    if args.test_set:
+        if args.source or args.refs:
+            raise InputError(None, None, "give either -t/--test-set or --source/--refs, not both")
+        from samsa.testsets import get_test_set, test_set_files
+
+        source_path = str(test_set_files(get_test_set(args.test_set).name, args.data)[0])
+        source, refs = test_set_corpus(args.test_set, args.data)
+    elif args.source:
+        source_path = args.source
+        source = read_lines(args.source, allow_empty_lines=False)
+        refs = _read_refs(args.refs, args.source, len(source)) if args.refs else None
+    else:
+        raise InputError(None, None, "no sources: give -t/--test-set NAME or --source FILE")
     systems: dict[str, list[str]] = {}
     for name, path in named:
         systems[name] = read_text_lines(path)
         check_line_counts([(source_path, len(source)), ("<stdin>" if path == "-" else path, len(systems[name]))])
-    needs_refs = set(metrics) & {"sari", "sari_add", "sari_keep", "sari_del", "bleu", "ibleu", "fkbleu", "ld_sr"}
-    if needs_refs and not ref_paths:
-        raise InputError(None, None, f"metric(s) {', '.join(sorted(needs_refs))} need references (--refs or -t)")
-    refs = _read_refs(ref_paths, source_path, len(source), ref_sep) if ref_paths else [[s] for s in source]
     config = SuiteConfig(
         sari_variant=args.sari_variant, legacy=args.legacy, tokenizer=args.tokenizer, lowercase=args.lowercase,
         unescape=args.unescape, sari_del_f1=not args.sari_del_precision, fkgl_variant=args.fkgl_variant,
         fkbleu_form=args.fkbleu_form, fkbleu_sign=args.fkbleu_sign, separator=args.sentence_separator,
         splitter=args.splitter,
     )  # fmt: skip
-    lexical = [m for m in metrics if m != "samsa"]
-    results: dict[str, dict[str, Any]] = {}
-    signatures: dict[str, str] = {}
-    for name, system in systems.items():
-        r = evaluate_lexical(source, system, refs, lexical, config)
-        signatures.update(r.pop("signatures"))
-        results[name] = r
-    if "samsa" in metrics:
-        scores, sig = _samsa(args, source, list(systems.values()))
-        for name, (samsa_score, abl) in zip(systems, scores, strict=True):
-            results[name].update(samsa=samsa_score, samsa_abl=abl)
-        signatures.update(samsa=sig, samsa_abl=sig)
-    if args.format == "json":
-        emit(args, json.dumps({"test_set": args.test_set, "systems": results, "signatures": signatures}, indent=2,
-                              ensure_ascii=False))  # fmt: skip
-        return 0
-    rows = [{"system": name, **flatten(values)} for name, values in results.items()]
-    columns = ["system", *(k for k in rows[0] if k != "system")]
-    emit(args, render(rows, columns, args.format, width=args.width, signatures=signatures))
-    return 0
-
-
-def _samsa(args: argparse.Namespace, source: list[str], systems: list[list[str]]) -> tuple[list[Any], str]:
-    """SAMSA of every system (one parse of the sources): gold UCCA of --ucca, else the built-in parser's UCCA."""
-    from samsa.metric import Samsa
-    from samsa.pipeline import Job, progress_bar, score_means, worker_count
-    from samsa.registry import get_parser
-
-    if args.ucca:
-        xml = get_parser("xml", directory=args.ucca)
-        xml.check_count(len(source))
-        sources, kind, parser, cache = xml.files, "xml", xml, None
-    else:
-        parser = get_parser("builtin")
-        sources, kind, cache = source, "parse", open_cache(args)
-    metric = Samsa(separator=args.sentence_separator, parser=parser, splitter=args.splitter)
-    job = Job(parser=parser if kind == "parse" else None, separator=args.sentence_separator, splitter=args.splitter)
-    bar = progress_bar(len(source), "samsa", args.quiet)
+    cache = open_cache(args) if "samsa" in metrics and not args.ucca else None
+    bar = progress_bar(len(source) if "samsa" in metrics else 0, "samsa", args.quiet)
     try:
-        scores = score_means(sources, systems, job, kind=kind, jobs=worker_count(args.jobs), dask=dask_target(args),
-                             cache=cache, progress=bar.update)  # fmt: skip
+        result = evaluate(systems, orig_sents=source, refs_sents=ref_streams(refs) if refs else None, metrics=metrics,
+                          config=config, ucca=args.ucca, jobs=worker_count(args.jobs), dask=dask_target(args),
+                          cache=cache, progress=bar.update)  # fmt: skip
     finally:
         bar.close()
         if cache is not None:
             cache.close()
-    return scores, metric.signature()
+    result["test_set"] = args.test_set
+    if args.format == "json":
+        emit(args, json.dumps(result, indent=2, ensure_ascii=False))
+        return 0
+    rows = [{"system": name, **flatten(values)} for name, values in result["systems"].items()]
+    columns = ["system", *(k for k in rows[0] if k != "system")]
+    emit(args, render(rows, columns, args.format, width=args.width, signatures=result["signatures"]))
+    return 0
