@@ -12,11 +12,11 @@ from samsa.cli.io import (
     add_test_set_option,
     check_output,
     emit,
+    read_corpus,
     read_text_lines,
     system_files,
 )
-from samsa.errors import InputError
-from samsa.fileio import check_line_counts, read_lines
+from samsa.fileio import check_line_counts
 from samsa.lexical import SARI_VARIANTS, ref_streams
 from samsa.lexical.normalize import TOKENIZERS
 from samsa.lexical.suite import METRICS, SuiteConfig
@@ -84,35 +84,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _read_refs(paths: list[str], source: str, n: int, separator: str | None = None) -> list[list[str]]:
-    """Reference files -> references per sentence; counts checked against the source, read once."""
-    from samsa.evaluation import per_sentence_refs
-
-    streams = [read_lines(p, max_tokens=None) for p in paths]
-    check_line_counts([(source, n), *((p, len(s)) for p, s in zip(paths, streams, strict=True))])
-    return per_sentence_refs(streams, n, separator, paths)
-
-
 def run(args: argparse.Namespace) -> int:
-    from samsa.evaluation import evaluate, parse_metrics, test_set_corpus
+    from samsa.evaluation import evaluate, parse_metrics
     from samsa.pipeline import progress_bar, worker_count
 
     metrics = parse_metrics(args.metrics)
     named = system_files(args)
     check_output(args, [p for _, p in named])
-    if args.test_set:
-        if args.source or args.refs:
-            raise InputError(None, None, "give either -t/--test-set or --source/--refs, not both")
-        from samsa.testsets import get_test_set, test_set_files
-
-        source_path = str(test_set_files(get_test_set(args.test_set).name, args.data)[0])
-        source, refs = test_set_corpus(args.test_set, args.data)
-    elif args.source:
-        source_path = args.source
-        source = read_lines(args.source, allow_empty_lines=False)
-        refs = _read_refs(args.refs, args.source, len(source)) if args.refs else None
-    else:
-        raise InputError(None, None, "no sources: give -t/--test-set NAME or --source FILE")
+    source_path, source, refs = read_corpus(args)
     systems: dict[str, list[str]] = {}
     for name, path in named:
         systems[name] = read_text_lines(path)

@@ -101,3 +101,31 @@ def check_output(args: argparse.Namespace, inputs: list[Any]) -> None:
 
     if getattr(args, "output", None):
         check_output_path(args.output, inputs)
+
+
+def read_refs(paths: list[str], source: str, n: int, separator: str | None = None) -> list[list[str]]:
+    """Reference files -> references per sentence; counts checked against the source, read once."""
+    from samsa.evaluation import per_sentence_refs
+    from samsa.fileio import check_line_counts
+
+    streams = [read_lines(p, max_tokens=None) for p in paths]
+    check_line_counts([(source, n), *((p, len(s)) for p, s in zip(paths, streams, strict=True))])
+    return per_sentence_refs(streams, n, separator, paths)
+
+
+def read_corpus(args: argparse.Namespace, *, refs: bool = True) -> tuple[str, list[str], list[list[str]] | None]:
+    """(source path, sources, references per sentence or None) from ``-t NAME`` or ``--source``/``--refs``."""
+    if args.test_set:
+        from samsa.evaluation import test_set_corpus
+        from samsa.testsets import get_test_set, test_set_files
+
+        if args.source or args.refs:
+            raise InputError(None, None, "give either -t/--test-set or --source/--refs, not both")
+        path = str(test_set_files(get_test_set(args.test_set).name, args.data)[0])
+        source, per = test_set_corpus(args.test_set, args.data)
+        return path, source, per if refs else None
+    if not args.source:
+        raise InputError(None, None, "--refs needs --source (or use -t)" if args.refs else
+                         "no sources: give -t/--test-set NAME or --source FILE")  # fmt: skip
+    source = read_lines(args.source, allow_empty_lines=False)
+    return args.source, source, read_refs(args.refs, args.source, len(source)) if args.refs and refs else None

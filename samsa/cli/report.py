@@ -6,7 +6,14 @@ import argparse
 from pathlib import Path
 
 from samsa.cli.common import add_runtime_options, add_splitter_option, dask_target, open_cache
-from samsa.cli.io import add_system_options, add_test_set_option, output_inputs, read_text_lines, system_files
+from samsa.cli.io import (
+    add_system_options,
+    add_test_set_option,
+    output_inputs,
+    read_corpus,
+    read_text_lines,
+    system_files,
+)
 from samsa.errors import InputError
 
 DESCRIPTION = """\
@@ -52,29 +59,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _corpus(args: argparse.Namespace) -> tuple[str, list[str], list[list[str]] | None, str | None]:
-    """(source path, source lines or [], per-sentence references or None, test set name)."""
-    from samsa.cli.evaluate import _read_refs
-
-    if args.test_set:
-        from samsa.testsets import get_test_set, test_set_files
-
-        if args.source or args.refs:
-            raise InputError(None, None, "give either -t/--test-set or --source/--refs, not both")
-        ts = get_test_set(args.test_set)
-        orig, refs = test_set_files(ts.name, args.data)
-        lines = read_text_lines(str(orig), allow_empty_lines=False, max_tokens=None)
-        per = None if args.no_refs else _read_refs([str(r) for r in refs], str(orig), len(lines), ts.separator)
-        return str(orig), lines, per, ts.name
-    if args.source:
-        lines = read_text_lines(args.source, allow_empty_lines=False)
-        per = _read_refs(args.refs, args.source, len(lines)) if args.refs and not args.no_refs else None
-        return args.source, lines, per, None
-    if args.refs:
-        raise InputError(None, None, "--refs needs --source (or use -t)")
+def _corpus(args: argparse.Namespace) -> tuple[str, list[str], list[list[str]] | None]:
+    """(source path, sources or [] for --ucca alone, references per sentence or None)."""
+    if args.test_set or args.source or args.refs:
+        return read_corpus(args, refs=not args.no_refs)
     if not args.ucca:
         raise InputError(None, None, "no sources: give -t NAME, --source FILE or --ucca DIR")
-    return args.ucca, [], None, None
+    return args.ucca, [], None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,10 +75,12 @@ def run(args: argparse.Namespace) -> int:
     from samsa.pipeline import parse_corpus, progress_bar, worker_count
     from samsa.registry import get_parser
     from samsa.report import build_report, render_html
+    from samsa.testsets import get_test_set
 
     named = system_files(args)
     check_output_path(args.output, [*output_inputs(args), *(x for x in (args.source, args.ucca) if x)])
-    source_path, sources, refs, test_set = _corpus(args)
+    source_path, sources, refs = _corpus(args)
+    test_set = args.test_set and get_test_set(args.test_set).name
     if args.ucca:
         xml = get_parser("xml", directory=args.ucca)
         if sources:
