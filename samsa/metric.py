@@ -143,8 +143,9 @@ class Samsa:
     def split(self, output: str | Sequence[Sequence[str]]) -> list[list[str]]:
         """Output line -> tokenized sentences (already split input passes through)."""
         if isinstance(output, str):
-            text = output.lower() if self.lowercase else output
-            return split_output(text, separator=self.separator, tokenizer=self.tokenizer, splitter=self.splitter)
+            # split first: the splitter reads capital letters ("home. John"); then lowercase the tokens
+            sents = split_output(output, separator=self.separator, tokenizer=self.tokenizer, splitter=self.splitter)
+            return [[t.lower() for t in s] for s in sents] if self.lowercase else sents
         return [list(s) for s in output]
 
     def _graphs(self, sources: Sequence[Source]) -> list[nx.DiGraph]:

@@ -64,7 +64,7 @@ class Job:
     score: bool = True
     splitter: str = SPLITTER_NAME
     lenient: bool = False  # drop a passage that does not load or validate (and say so) instead of stopping
-    lowercase: bool = False  # outputs lowercased before splitting (sources are lowercased by the caller)
+    lowercase: bool = False  # output tokens lowercased after splitting (sources are lowercased by the caller)
 
 
 @dataclass(frozen=True)

@@ -120,3 +120,19 @@ def test_models_are_loaded_once_per_process():
     easse_samsa.sentence_samsa("John got home .", "John got home .")
     assert shared_parser("builtin") is shared_parser("builtin") and shared_aligner("sultan") is shared_aligner("sultan")
     assert shared_parser.cache_info().currsize >= 1
+
+
+def test_package_functions_take_easses_keywords(fixture_path):
+    """samsa.corpus_samsa(..., lowercase=, tokenizer=, verbose=) used to raise TypeError."""
+    import samsa
+    from samsa.ucca_xml import load_passage
+
+    g = load_passage(fixture_path("ucca/paper/1_john_home_call.xml"))
+    out = "JOHN GOT HOME. JOHN GAVE MARY A CALL."
+    kwargs = {"lowercase": True, "tokenizer": "13a", "verbose": True}
+    assert samsa.corpus_samsa([g], [out], **kwargs) == 100.0
+    assert samsa.get_samsa_sentence_scores([g], [out], **kwargs) == [100.0]
+    assert "tok:13a|lc:yes" in samsa.score([g], [out], **kwargs).signature
+    # the splitter reads the capitals ("HOME. JOHN"), then the tokens are lowercased
+    sentences = samsa.Samsa(tokenizer="13a", lowercase=True).split(out)
+    assert sentences == [["john", "got", "home", "."], ["john", "gave", "mary", "a", "call", "."]]
