@@ -140,6 +140,10 @@ def test_the_papers_example_in_the_browser(fixture_path, tmp_path, capsys):
     out = tmp_path / "paper.html"
     assert main(["report", "--ucca", str(fixture_path("ucca/paper")), str(fixture_path("paper_outputs.txt")),
                  "--name", "bad-splits", "-o", str(out), "-q"]) == 0  # fmt: skip
+    again = tmp_path / "again.html"
+    assert main(["report", "--ucca", str(fixture_path("ucca/paper")), str(fixture_path("paper_outputs.txt")),
+                 "--name", "bad-splits", "-o", str(again), "-q"]) == 0  # fmt: skip
+    assert again.read_bytes() == out.read_bytes()  # same input, same page (fixed bootstrap seed, no timestamps)
     events, requests, state = _browse(out, tmp_path / "paper.png", "#line=1")
     assert events == [] and requests == [out.resolve().as_uri()]  # a fragment is not part of the request
     assert state["heading"] == "Line 1: 2 scene(s)" and state["scenes"] == 2

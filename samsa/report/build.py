@@ -44,28 +44,35 @@ Lexical = tuple[dict[str, dict[str, float]], dict[str, str], dict[str, dict[str,
 def _lexical(
     sources: Sequence[str], systems: Mapping[str, Sequence[str]], refs: Sequence[Sequence[str]] | None, splitter: str
 ) -> Lexical:
+    """Values, signatures and sufficient statistics of the lexical metrics (samsa evaluate's defaults).
+
+    The values are the statistics' corpus scores (equal to the metric functions', tested); ``evaluate_lexical``
+    runs fully once, for the signatures, and for the split counts of each system.
+    """
     from samsa.lexical.normalize import normalize
     from samsa.lexical.suite import SuiteConfig, evaluate_lexical
 
     config = SuiteConfig(splitter=splitter)
-    wanted = ["fkgl", "ld_sc", "splits", *(["sari", "bleu"] if refs else [])]
+    scored = ["fkgl", "ld_sc", *(["sari", "bleu"] if refs else [])]
     norm = {"lowercase": config.lowercase, "tokenizer": config.tokenizer}
     n_src = [normalize(s, **norm) for s in sources]  # type: ignore[arg-type]
     n_refs = [[normalize(r, **norm) for r in rs] for rs in refs] if refs else None  # type: ignore[arg-type]
+    n_sys = {name: [normalize(s, **norm) for s in sys] for name, sys in systems.items()}  # type: ignore[arg-type]
+    first = next(iter(systems))
+    sigs = evaluate_lexical(sources, systems[first], refs or [[s] for s in sources], [*scored, "splits"],
+                            config)["signatures"]  # fmt: skip
+    bleus = dict(zip(systems, M.bleu_stats(list(n_sys.values()), n_refs), strict=True)) if n_refs else {}
     values: dict[str, dict[str, float]] = {}
     stats: dict[str, dict[str, CorpusStat]] = {}
-    sigs: dict[str, str] = {}
     for name, sys in systems.items():
-        r = evaluate_lexical(sources, sys, refs or [[s] for s in sources], wanted, config)
-        sigs.update(r.pop("signatures"))
-        splits = r.pop("splits")
-        values[name] = {**r, "split_proportion": splits["split_proportion"],
-                        "sentences_per_output": splits["sentences_per_output"]}  # fmt: skip
-        n_sys = [normalize(s, **norm) for s in sys]  # type: ignore[arg-type]
-        stats[name] = {"fkgl": M.fkgl_stat(sys, splitter=splitter), "ld_sc": M.ld_sc_stat(n_src, n_sys)}
+        stats[name] = {"fkgl": M.fkgl_stat(sys, splitter=splitter), "ld_sc": M.ld_sc_stat(n_src, n_sys[name])}
         if n_refs:
-            stats[name]["sari"] = M.sari_stat(n_src, n_sys, n_refs)
-            stats[name]["bleu"] = M.bleu_stat(n_sys, n_refs)
+            stats[name]["sari"] = M.sari_stat(n_src, n_sys[name], n_refs)
+            stats[name]["bleu"] = bleus[name]
+        splits = evaluate_lexical(sources, sys, [[s] for s in sources], ["splits"], config)["splits"]
+        values[name] = {k: stats[name][k].value() for k in scored}
+        values[name].update(split_proportion=splits["split_proportion"],
+                            sentences_per_output=splits["sentences_per_output"])  # fmt: skip
     sigs["split_proportion"] = sigs["sentences_per_output"] = sigs.pop("splits")
     return values, sigs, stats
 
@@ -112,19 +119,22 @@ def build_report(
     indices = resample_indices(n, resamples, seed)
     stats: dict[str, dict[str, CorpusStat]] = {}
     table: dict[str, dict[str, dict[str, float | None]]] = {}
+    draws: dict[str, dict[str, Any]] = {}
     for s in names:
         stats[s] = {"samsa": M.mean_stat([r.samsa for r in per_system[s]]),
                     "samsa_abl": M.mean_stat([r.samsa_abl for r in per_system[s]]), **lex_stats[s]}  # fmt: skip
         values = {"samsa": stats[s]["samsa"].value(), "samsa_abl": stats[s]["samsa_abl"].value(), **lex_values[s]}
         table[s] = {}
+        draws[s] = {key: stat.resampled(indices) for key, stat in stats[s].items()}  # once per system and metric
         for key, value in values.items():
-            lo, hi = bootstrap_ci(stats[s][key], indices) if key in stats[s] else (None, None)
+            lo, hi = bootstrap_ci(stats[s][key], indices, values=draws[s][key]) if key in stats[s] else (None, None)
             table[s][key] = {"value": value, "lo": lo, "hi": hi}
     columns = [c for c in LABELS if c in table[names[0]]]
     significance = {c: [] for c in columns if c in stats[names[0]]}
     for a, b in combinations(range(len(names)), 2):
         for c in significance:
-            diff, p = paired_bootstrap(stats[names[a]][c], stats[names[b]][c], indices)
+            diff, p = paired_bootstrap(stats[names[a]][c], stats[names[b]][c], indices,
+                                       values=(draws[names[a]][c], draws[names[b]][c]))  # fmt: skip
             significance[c].append({"a": a, "b": b, "diff": diff, "p": p})
     signatures = {"samsa": metric.signature(), "samsa_abl": metric.signature(), **lex_sigs}
     return {

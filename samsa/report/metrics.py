@@ -13,7 +13,7 @@ import numpy as np
 
 from samsa.report.stats import CorpusStat
 
-__all__ = ["bleu_stat", "fkgl_stat", "ld_sc_stat", "mean_stat", "sari_stat"]
+__all__ = ["bleu_stat", "bleu_stats", "fkgl_stat", "ld_sc_stat", "mean_stat", "sari_stat"]
 
 
 def mean_stat(values: Sequence[float]) -> CorpusStat:
@@ -37,15 +37,27 @@ def sari_stat(orig: Sequence[str], sys: Sequence[str], refs: Sequence[Sequence[s
     return CorpusStat(rows, score)
 
 
-def bleu_stat(sys: Sequence[str], refs: Sequence[Sequence[str]]) -> CorpusStat:
-    """sacrebleu corpus BLEU (exp smoothing) over normalized text, from its per-sentence counts."""
-    from samsa.lexical import ref_streams
-    from samsa.lexical.bleu import _bleu
+def bleu_stats(systems: Sequence[Sequence[str]], refs: Sequence[Sequence[str]]) -> list[CorpusStat]:
+    """sacrebleu corpus BLEU (exp smoothing, as samsa evaluate) over normalized text, from its per-sentence
+    counts; the references are analysed once for every system."""
+    from sacrebleu.metrics import BLEU
 
-    bleu = _bleu("exp", None, False)
+    from samsa.lexical import ref_streams
+
     streams = [[r if r is not None else "" for r in s] for s in ref_streams(refs)]
-    rows = np.array(bleu._extract_corpus_statistics(list(sys), streams), dtype=np.float64)
-    return CorpusStat(rows, lambda s: bleu._compute_score_from_stats([int(v) for v in s]).score)
+    bleu = BLEU(lowercase=False, tokenize="none", force=True, smooth_method="exp", effective_order=False,
+                references=streams)  # fmt: skip
+
+    def score(total: np.ndarray) -> float:
+        return bleu._compute_score_from_stats([int(v) for v in total]).score
+
+    return [CorpusStat(np.array(bleu._extract_corpus_statistics(list(s), None), dtype=np.float64), score)
+            for s in systems]  # fmt: skip
+
+
+def bleu_stat(sys: Sequence[str], refs: Sequence[Sequence[str]]) -> CorpusStat:
+    """:func:`bleu_stats` of one system."""
+    return bleu_stats([sys], refs)[0]
 
 
 def fkgl_stat(sys: Sequence[str], *, tokenizer: str = "13a", splitter: str | None = None) -> CorpusStat:

@@ -45,17 +45,24 @@ def resample_indices(n: int, resamples: int, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, n, size=(resamples, n))
 
 
-def bootstrap_ci(stat: CorpusStat, indices: np.ndarray, level: float = 0.95) -> tuple[float, float]:
-    """Percentile interval of the corpus score over the resamples."""
-    values = stat.resampled(indices)
+def bootstrap_ci(
+    stat: CorpusStat, indices: np.ndarray, level: float = 0.95, *, values: np.ndarray | None = None
+) -> tuple[float, float]:
+    """Percentile interval of the corpus score over the resamples (``values``: ``stat.resampled(indices)``,
+    when the caller has it already)."""
+    values = stat.resampled(indices) if values is None else values
     tail = (1 - level) / 2 * 100
     lo, hi = np.percentile(values, [tail, 100 - tail])
     return float(lo), float(hi)
 
 
-def paired_bootstrap(a: CorpusStat, b: CorpusStat, indices: np.ndarray) -> tuple[float, float]:
-    """(observed difference b - a, two-sided p-value) under the same resamples."""
+def paired_bootstrap(
+    a: CorpusStat, b: CorpusStat, indices: np.ndarray, *, values: tuple[np.ndarray, np.ndarray] | None = None
+) -> tuple[float, float]:
+    """(observed difference b - a, two-sided p-value) under the same resamples (``values``: both systems'
+    resampled scores, when the caller has them already)."""
     observed = b.value() - a.value()
-    diffs = b.resampled(indices) - a.resampled(indices)
+    va, vb = (a.resampled(indices), b.resampled(indices)) if values is None else values
+    diffs = vb - va
     extreme = np.abs(diffs - diffs.mean()) >= abs(observed)
     return observed, float((1 + extreme.sum()) / (len(diffs) + 1))
