@@ -15,6 +15,7 @@ from samsa.cli.io import (
     system_files,
 )
 from samsa.errors import InputError
+from samsa.text import TOKENIZERS
 
 DESCRIPTION = """\
 Write one self-contained HTML page (no network, assets inlined) for one or more
@@ -48,7 +49,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--refs", metavar="FILE", nargs="+", default=[], help="reference files (instead of -t)")
     p.add_argument("--ucca", metavar="DIR", help="UCCA XML of the sources, one file per line (else they are parsed)")
     p.add_argument("--no-refs", action="store_true", help="reference-free report even when the test set has some")
-    p.add_argument("--tokenizer", default="wordpunct", help="SAMSA's output tokenizer (default: %(default)s)")
+    p.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default="wordpunct",
+                   help="SAMSA's output tokenizer (default: %(default)s)")  # fmt: skip
     p.add_argument("--sentence-separator", metavar="SEP", default=None, help="sentence separator in output lines")
     add_splitter_option(p)
     p.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="resamples (default: %(default)s)")
@@ -81,10 +83,18 @@ def run(args: argparse.Namespace) -> int:
     check_output_path(args.output, [*output_inputs(args), *(x for x in (args.source, args.ucca) if x)])
     source_path, sources, refs = _corpus(args)
     test_set = args.test_set and get_test_set(args.test_set).name
-    if args.ucca:
-        xml = get_parser("xml", directory=args.ucca)
-        if sources:
-            xml.check_count(len(sources))
+    xml = get_parser("xml", directory=args.ucca) if args.ucca else None
+    if xml is not None and sources:
+        xml.check_count(len(sources))
+    n = len(sources) if sources else len(xml.files)  # type: ignore[union-attr]
+    systems: dict[str, list[str]] = {}  # read (and counted) before any parsing
+    for name, path in named:
+        lines = read_text_lines(path)
+        if len(lines) != n:
+            shown = "<stdin>" if path == "-" else path
+            raise InputError(shown, min(len(lines), n) + 1, f"has {len(lines)} lines but {source_path} has {n}")
+        systems[name] = lines
+    if xml is not None:
         with progress_bar(len(xml.files), "load", args.quiet) as bar:
             graphs = xml.load(bar.update)
         sources = sources or [" ".join(tokens(g)) for g in graphs]
@@ -100,17 +110,9 @@ def run(args: argparse.Namespace) -> int:
             if cache is not None:
                 cache.close()
         annotation = f"parsed ({parser.signature()})"
-    systems: dict[str, list[str]] = {}
-    for name, path in named:
-        lines = read_text_lines(path)
-        if len(lines) != len(sources):
-            shown = "<stdin>" if path == "-" else path
-            raise InputError(shown, min(len(lines), len(sources)) + 1,
-                             f"has {len(lines)} lines but {source_path} has {len(sources)}")  # fmt: skip
-        systems[name] = lines
     metric = Samsa(tokenizer=args.tokenizer, separator=args.sentence_separator, parser=parser, splitter=args.splitter)
     info = {"title": args.title or f"SAMSA report{': ' + test_set if test_set else ''}", "test_set": test_set,
-            "annotation": annotation, "references": f"{len(refs[0])}+ per sentence" if refs else "none"}  # fmt: skip
+            "annotation": annotation, "references": _ref_counts(refs)}  # fmt: skip
     with progress_bar(len(graphs), "report", args.quiet) as bar:
         data = build_report(graphs, sources, systems, metric=metric, refs=refs, resamples=args.bootstrap,
                             seed=args.seed, info=info, progress=bar.update)  # fmt: skip
@@ -118,3 +120,10 @@ def run(args: argparse.Namespace) -> int:
     size = Path(args.output).stat().st_size
     print(f"wrote {args.output} ({size / 1e6:.2f} MB, {len(graphs)} sentences, {len(systems)} system(s))")
     return 0
+
+
+def _ref_counts(refs: list[list[str]] | None) -> str:
+    if not refs:
+        return "none"
+    lo, hi = min(map(len, refs)), max(map(len, refs))
+    return f"{lo} per sentence" if lo == hi else f"{lo}-{hi} per sentence"
