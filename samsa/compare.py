@@ -26,16 +26,16 @@ def compare_annotations(
 ) -> dict[str, Any]:
     """Compare SAMSA on ``gold`` and ``parsed`` graphs of the same sentences for each system output."""
     ucca = evaluate_corpus(zip(parsed, gold, strict=True)).to_dict()
+    counts = list(zip(_scene_counts(gold), _scene_counts(parsed), strict=True))  # (gold, parsed) per sentence
     out: dict[str, Any] = {
         "sentences": len(gold),
         "ucca_labeled_f1": {c: ucca["labeled"][c]["f1"] for c in ("primary", "remote", "pooled")},
         "ucca_unlabeled_f1": {c: ucca["unlabeled"][c]["f1"] for c in ("primary", "remote", "pooled")},
         "scenes": scene_scores(zip(parsed, gold, strict=True)),
-        "scene_counts": {"gold": sum(_scene_counts(gold)), "parsed": sum(_scene_counts(parsed))},
+        "scene_counts": {"gold": sum(c for c, _ in counts), "parsed": sum(c for _, c in counts)},
         "systems": {},
         "per_sentence": [],
     }
-    counts = list(zip(_scene_counts(gold), _scene_counts(parsed), strict=True))
     for name, outputs in systems.items():
         g = metric.corpus_score(list(gold), list(outputs))
         p = metric.corpus_score(list(parsed), list(outputs))

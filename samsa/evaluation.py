@@ -18,9 +18,10 @@ from os import PathLike
 from typing import Any
 
 from samsa.errors import InputError
+from samsa.lexical import per_sentence_refs
 from samsa.lexical.suite import METRICS, SuiteConfig, evaluate_lexical
 
-__all__ = ["NEEDS_REFERENCES", "evaluate", "parse_metrics", "test_set_corpus"]
+__all__ = ["NEEDS_REFERENCES", "evaluate", "file_refs", "parse_metrics", "test_set_corpus"]
 
 #: metrics that compare with references
 NEEDS_REFERENCES = frozenset({"sari", "sari_add", "sari_keep", "sari_del", "bleu", "ibleu", "fkbleu", "ld_sr"})
@@ -37,20 +38,14 @@ def parse_metrics(metrics: str | Sequence[str]) -> list[str]:
     return names
 
 
-def per_sentence_refs(streams: Sequence[Sequence[str]], n: int, separator: str | None = None,
-                      names: Sequence[str] | None = None) -> list[list[str]]:  # fmt: skip
-    """Reference streams -> references per sentence (empty entries dropped; a split reference collapsed)."""
-    for k, s in enumerate(streams):
-        if len(s) != n:
-            where = names[k] if names else f"reference stream {k + 1}"
-            raise InputError(where, min(len(s), n) + 1, f"has {len(s)} lines for {n} sources; must be line-parallel")
-    if separator:  # a split reference is one text for the lexical metrics (as EASSE collapses WikiSplit)
-        streams = [[" ".join(x.replace(separator, " ").split()) for x in s] for s in streams]
-    per = [[s[i] for s in streams if s[i] and s[i].strip()] for i in range(n)]
-    for i, rs in enumerate(per, 1):
-        if not rs:
-            raise InputError(names[0] if names else None, i, "no reference for this line in any reference file")
-    return per
+def file_refs(streams: Sequence[Sequence[str]], n: int, separator: str | None, names: Sequence[str]) -> list[list[str]]:
+    """Reference files' lines -> references per sentence: a blank line is a missing reference, a split
+    reference (``separator``) is one text for the lexical metrics (as EASSE collapses WikiSplit's)."""
+
+    def clean(x: str) -> str:
+        return " ".join(x.replace(separator, " ").split()) if separator else (x if x.strip() else "")
+
+    return per_sentence_refs([[clean(x) for x in s] for s in streams], n, names=names)
 
 
 def test_set_corpus(name: str, data: str | PathLike[str] | None = None) -> tuple[list[str], list[list[str]]]:
@@ -60,7 +55,7 @@ def test_set_corpus(name: str, data: str | PathLike[str] | None = None) -> tuple
     ts = get_test_set(name)
     orig = get_orig_sents(ts.name, data)
     names = [str(p) for p in test_set_files(ts.name, data)[1]]
-    return orig, per_sentence_refs(get_refs_sents(ts.name, data), len(orig), ts.separator, names)
+    return orig, file_refs(get_refs_sents(ts.name, data), len(orig), ts.separator, names)
 
 
 test_set_corpus.__test__ = False  # type: ignore[attr-defined]
@@ -72,6 +67,7 @@ def evaluate(
     test_set: str | None = None,
     orig_sents: Sequence[str] | None = None,
     refs_sents: Sequence[Sequence[str]] | None = None,
+    refs_layout: str = "streams",
     metrics: str | Sequence[str] = ("sari", "bleu", "fkgl"),
     config: SuiteConfig | None = None,
     data: str | PathLike[str] | None = None,
@@ -83,7 +79,8 @@ def evaluate(
 ) -> dict[str, Any]:
     """``{"test_set", "systems": {name: {metric: value}}, "signatures": {metric: signature}}``.
 
-    ``systems`` is ``{name: outputs}``, or one list of outputs (named ``"system"``); ``config`` holds the
+    ``systems`` is ``{name: outputs}``, or one list of outputs (named ``"system"``); ``refs_sents`` is in
+    EASSE's layout (``refs_layout="streams"``) or one list per sentence (``"sentences"``); ``config`` holds the
     lexical metrics' settings (default: ``SuiteConfig()``, what ``samsa evaluate`` uses).
     """
     config = config or SuiteConfig()
@@ -98,7 +95,7 @@ def evaluate(
         raise InputError(None, None, "no sources: give test_set= or orig_sents=")
     else:
         source = list(orig_sents)
-        refs = per_sentence_refs(refs_sents, len(source)) if refs_sents else None
+        refs = per_sentence_refs(refs_sents, len(source), refs_layout) if refs_sents else None
     for name, outs in systems.items():
         if len(outs) != len(source):
             raise InputError(name, min(len(outs), len(source)) + 1,

@@ -73,8 +73,9 @@ class Samsa:
         original scripts), ``"none"`` (already tokenized; EASSE's ``"plain"``), or
         sacrebleu's ``"13a"`` / ``"intl"`` (what EASSE applies, its ``tokenizer=``).
     lowercase
-        Lowercase outputs, and sources given as text before they are parsed
-        (EASSE's ``lowercase=``). The exact aligner ignores case either way.
+        Lowercase the output tokens (after sentence splitting, which reads capitals),
+        and sources given as text before they are parsed (EASSE's ``lowercase=``).
+        The exact aligner ignores case either way.
     separator
         Sentence separator inside an output line (e.g. ``"<::::>"``); ``None``
         uses the rule-based splitter.

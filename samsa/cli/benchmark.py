@@ -36,17 +36,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from samsa.cli.io import read_text_lines
+    from samsa.cli.io import output_inputs, read_text_lines, shown
     from samsa.hsplit import benchmark_hsplit
     from samsa.testsets import data_root
 
     named = system_files(args)
-    check_output(args, [p for _, p in named if p != "-"])
+    check_output(args, output_inputs(args))
     data = data_root(args.data).path
     systems = {n: read_text_lines(f, max_tokens=None) for n, f in named}
-    args.system = ["<stdin>" if f == "-" else f for _, f in named]
     allowed = {359} if args.first is None else {359, args.first}  # the full output, or just the first N lines
-    for f, lines in zip(args.system, systems.values(), strict=True):
+    for f, lines in zip((shown(f) for _, f in named), systems.values(), strict=True):
         if len(lines) not in allowed:
             raise InputError(f, min(len(lines), 359) + 1, f"has {len(lines)} lines; the HSplit benchmark needs "
                              f"{' or '.join(map(str, sorted(allowed)))} (one per TurkCorpus test source)")  # fmt: skip

@@ -14,6 +14,7 @@ from samsa.cli.io import (
     emit,
     output_inputs,
     read_text_lines,
+    shown,
     system_files,
 )
 from samsa.errors import InputError
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     for name, path in named:
         lines = read_text_lines(path, max_tokens=DEFAULT_MAX_TOKENS)
         if len(lines) != len(gold):
-            raise InputError("<stdin>" if path == "-" else path, min(len(lines), len(gold)) + 1,
+            raise InputError(shown(path), min(len(lines), len(gold)) + 1,
                              f"has {len(lines)} lines but {args.ucca} holds {len(gold)} UCCA XML files")  # fmt: skip
         systems[name] = lines
 

@@ -14,10 +14,11 @@ from samsa.cli.io import (
     emit,
     read_corpus,
     read_text_lines,
+    shown,
     system_files,
 )
 from samsa.fileio import check_line_counts
-from samsa.lexical import SARI_VARIANTS, ref_streams
+from samsa.lexical import SARI_VARIANTS
 from samsa.lexical.normalize import TOKENIZERS
 from samsa.lexical.suite import METRICS, SuiteConfig
 from samsa.tables import flatten, render
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     systems: dict[str, list[str]] = {}
     for name, path in named:
         systems[name] = read_text_lines(path)
-        check_line_counts([(source_path, len(source)), ("<stdin>" if path == "-" else path, len(systems[name]))])
+        check_line_counts([(source_path, len(source)), (shown(path), len(systems[name]))])
     config = SuiteConfig(
         sari_variant=args.sari_variant, legacy=args.legacy, tokenizer=args.tokenizer, lowercase=args.lowercase,
         unescape=args.unescape, sari_del_f1=not args.sari_del_precision, fkgl_variant=args.fkgl_variant,
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     cache = open_cache(args) if "samsa" in metrics and not args.ucca else None
     bar = progress_bar(len(source) if "samsa" in metrics else 0, "samsa", args.quiet)
     try:
-        result = evaluate(systems, orig_sents=source, refs_sents=ref_streams(refs) if refs else None, metrics=metrics,
+        result = evaluate(systems, orig_sents=source, refs_sents=refs, refs_layout="sentences", metrics=metrics,
                           config=config, ucca=args.ucca, jobs=worker_count(args.jobs), dask=dask_target(args),
                           cache=cache, progress=bar.update)  # fmt: skip
     finally:

@@ -18,6 +18,12 @@ from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_write_text, decode_lines, re
 from samsa.tables import FORMATS
 
 STDIN = "-"
+STDIN_NAME = "<stdin>"  # how errors name standard input
+
+
+def shown(path: str) -> str:
+    """A system path as messages name it ('-' is standard input)."""
+    return STDIN_NAME if path == STDIN else path
 
 
 def add_system_options(p: argparse.ArgumentParser, *, required: bool = True) -> None:
@@ -78,7 +84,7 @@ def read_text_lines(
 ) -> list[str]:
     """A file's lines, or standard input's for '-' (same validation, named '<stdin>')."""
     if path == STDIN:
-        return decode_lines(sys.stdin.buffer.read(), "<stdin>", allow_empty_lines=allow_empty_lines,
+        return decode_lines(sys.stdin.buffer.read(), STDIN_NAME, allow_empty_lines=allow_empty_lines,
                             max_tokens=max_tokens)  # fmt: skip
     return read_lines(path, allow_empty_lines=allow_empty_lines, max_tokens=max_tokens)
 
@@ -105,12 +111,12 @@ def check_output(args: argparse.Namespace, inputs: list[Any]) -> None:
 
 def read_refs(paths: list[str], source: str, n: int, separator: str | None = None) -> list[list[str]]:
     """Reference files -> references per sentence; counts checked against the source, read once."""
-    from samsa.evaluation import per_sentence_refs
+    from samsa.evaluation import file_refs
     from samsa.fileio import check_line_counts
 
     streams = [read_lines(p, max_tokens=None) for p in paths]
     check_line_counts([(source, n), *((p, len(s)) for p, s in zip(paths, streams, strict=True))])
-    return per_sentence_refs(streams, n, separator, paths)
+    return file_refs(streams, n, separator, paths)
 
 
 def read_corpus(args: argparse.Namespace, *, refs: bool = True) -> tuple[str, list[str], list[list[str]] | None]:

@@ -12,6 +12,7 @@ from samsa.cli.io import (
     output_inputs,
     read_corpus,
     read_text_lines,
+    shown,
     system_files,
 )
 from samsa.errors import InputError
@@ -91,8 +92,7 @@ def run(args: argparse.Namespace) -> int:
     for name, path in named:
         lines = read_text_lines(path)
         if len(lines) != n:
-            shown = "<stdin>" if path == "-" else path
-            raise InputError(shown, min(len(lines), n) + 1, f"has {len(lines)} lines but {source_path} has {n}")
+            raise InputError(shown(path), min(len(lines), n) + 1, f"has {len(lines)} lines but {source_path} has {n}")
         systems[name] = lines
     if xml is not None:
         with progress_bar(len(xml.files), "load", args.quiet) as bar:

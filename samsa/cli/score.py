@@ -25,6 +25,7 @@ from samsa.cli.io import (
     emit,
     output_inputs,
     read_text_lines,
+    shown,
     system_files,
 )
 from samsa.errors import InputError
@@ -107,7 +108,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def _read_system(path: str, max_tokens: int, separator: str | None) -> list[str]:
     outputs = read_text_lines(path, allow_empty_lines=True, max_tokens=max_tokens)
-    path = "<stdin>" if path == "-" else path
+    path = shown(path)
     empty = [
         i for i, line in enumerate(outputs, 1) if not (line.replace(separator, " ") if separator else line).strip()
     ]
@@ -172,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(args.per_sentence, inputs)
     check_output(args, inputs)
     systems = {n: _read_system(p, args.max_tokens, args.sentence_separator) for n, p in named}
-    files = {n: "<stdin>" if p == "-" else p for n, p in named}
+    files = {n: shown(p) for n, p in named}
     items, parser = _sources(args, systems, files)
     parsing = parser is not None and not args.ucca
     metric = Samsa(aligner=build_aligner(args), compat=args.compat, tokenizer=args.tokenizer,

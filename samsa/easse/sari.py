@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from samsa.lexical import sari_components
+from samsa.lexical import SariComponents, sari_components
 
 __all__ = ["corpus_sari", "get_corpus_sari_operation_scores", "sentence_sari"]
+
+
+def _components(orig: Sequence[str], sys: Sequence[str], refs: Sequence[Sequence[str]], lowercase: bool,
+                tokenizer: str, legacy: bool, del_f1: bool, paper: bool) -> SariComponents:  # fmt: skip
+    return sari_components(orig, sys, refs, variant="easse", lowercase=lowercase, tokenizer=tokenizer, legacy=legacy,
+                           use_f1_for_deletion=del_f1, use_paper_version=paper)  # fmt: skip
 
 
 def get_corpus_sari_operation_scores(
@@ -20,9 +26,8 @@ def get_corpus_sari_operation_scores(
     use_paper_version: bool = False,
 ) -> tuple[float, float, float]:
     """(add, keep, delete) F-scores, 0-100; ``refs_sents[k][i]`` is reference ``k`` of sentence ``i``."""
-    c = sari_components(orig_sents, sys_sents, refs_sents, variant="easse", lowercase=lowercase, tokenizer=tokenizer,
-                        legacy=legacy, use_f1_for_deletion=use_f1_for_deletion,
-                        use_paper_version=use_paper_version)  # fmt: skip
+    c = _components(orig_sents, sys_sents, refs_sents, lowercase, tokenizer, legacy, use_f1_for_deletion,
+                    use_paper_version)  # fmt: skip
     return c.add, c.keep, c.delete
 
 
@@ -37,9 +42,8 @@ def corpus_sari(
     use_paper_version: bool = False,
 ) -> float:
     """Corpus SARI (0-100) as EASSE computes it (summed n-gram statistics)."""
-    return sari_components(orig_sents, sys_sents, refs_sents, variant="easse", lowercase=lowercase,
-                           tokenizer=tokenizer, legacy=legacy, use_f1_for_deletion=use_f1_for_deletion,
-                           use_paper_version=use_paper_version).sari  # fmt: skip
+    return _components(orig_sents, sys_sents, refs_sents, lowercase, tokenizer, legacy, use_f1_for_deletion,
+                       use_paper_version).sari  # fmt: skip
 
 
 def sentence_sari(

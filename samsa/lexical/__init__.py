@@ -51,8 +51,13 @@ SARI_VARIANTS = ("xu2016", "easse", "hf")
 Refs = Sequence[Sequence[str | None]]
 
 
-def per_sentence_refs(refs: Refs, n_sentences: int, layout: str = "streams") -> list[list[str]]:
-    """References as one list per sentence, whatever the input layout; missing ones dropped."""
+def per_sentence_refs(
+    refs: Refs, n_sentences: int, layout: str = "streams", *, names: Sequence[str] | None = None
+) -> list[list[str]]:
+    """References as one list per sentence, whatever the input layout; missing ones dropped.
+
+    ``names`` (streams layout: the file of each stream) makes errors name the file and line.
+    """
     if layout == "sentences":
         out = [[r for r in rs if r] for rs in refs]
         if len(out) != n_sentences:
@@ -60,6 +65,9 @@ def per_sentence_refs(refs: Refs, n_sentences: int, layout: str = "streams") -> 
     elif layout == "streams":
         for k, stream in enumerate(refs):
             if len(stream) != n_sentences:
+                if names:
+                    line = min(len(stream), n_sentences) + 1
+                    raise InputError(names[k], line, f"has {len(stream)} lines for {n_sentences} sources")
                 raise InputError(
                     None, None, f"reference stream {k} has {len(stream)} sentences, expected {n_sentences}"
                 )
@@ -67,6 +75,8 @@ def per_sentence_refs(refs: Refs, n_sentences: int, layout: str = "streams") -> 
     else:
         raise ConfigError(f"unknown references layout {layout!r}; choose streams or sentences")
     missing = [i for i, rs in enumerate(out) if not rs]
+    if missing and names:
+        raise InputError(names[0], missing[0] + 1, "no reference for this line in any reference file")
     if missing:
         raise InputError(None, None, f"sentence {missing[0] + 1} has no reference")
     return out  # type: ignore[return-value]
