@@ -1,12 +1,13 @@
 """samsa compare-annotations on the 20K test gold with two synthetic outputs per sentence.
 
 Usage:
-    python benchmarks/compare_annotations.py
+    python benchmarks/compare_annotations.py [--parser builtin:accurate]
 
 Outputs: "identity" (the gold tokens) and "scene-split" (one sentence per gold
 scene: each scene's words, separated by <::::>). Both are scored with the manual
 UCCA of ../shared/data/ucca/20k/test and with the built-in parser's UCCA of the
-same tokens (exact aligner, tokenizer none).
+same tokens (exact aligner, tokenizer none). Writes ``compare_annotations.json`` for the default
+parser and ``compare_annotations_<pipeline>.json`` for ``--parser builtin:<pipeline>``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from samsa.queries import scenes, unit_terminals
 from samsa.ucca_xml import list_passage_files, load_passage
 
 
-def run() -> dict:
+def run(parser: str = "builtin") -> dict:
     gold_dir = DATA / "ucca" / "20k" / "test"
     gold = [load_passage(f) for f in list_passage_files(gold_dir)]
     identity = [" ".join(tokens(g)) for g in gold]
@@ -43,7 +44,7 @@ def run() -> dict:
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
             rc = main(["compare-annotations", "--ucca", str(gold_dir), "--system", *files, "--tokenizer", "none",
-                       "--sentence-separator", "<::::>", "--json"])  # fmt: skip
+                       "--sentence-separator", "<::::>", "--json", "--parser", parser, "--no-cache"])  # fmt: skip
     assert rc == 0
     result = json.loads(buf.getvalue())
     result["systems"] = {Path(k).name: {kk: vv for kk, vv in v.items() if kk != "per_sentence_difference"}
@@ -54,6 +55,13 @@ def run() -> dict:
 
 
 if __name__ == "__main__":
-    res = run()
-    write_json("compare_annotations.json", res)
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--parser", default="builtin")
+    args = ap.parse_args()
+    res = run(args.parser)
+    res["parser"] = args.parser
+    pipeline = args.parser.partition(":")[2]
+    write_json(f"compare_annotations_{pipeline}.json" if pipeline else "compare_annotations.json", res)
     print(json.dumps(res, indent=2))

@@ -1,13 +1,16 @@
 """Evaluate the built-in UCCA parser on the Wiki, 20K and EWT test sets.
 
 Usage:
-    python benchmarks/parser_eval.py [--weights FILE] [--threads 2]
+    python benchmarks/parser_eval.py [--pipeline fast accurate] [--weights FILE] [--threads 1]
 
 Gold tokens are given to the parser (as ``samsa parse --tokenizer none`` does).
 Reported per set: labeled and unlabeled F1 (primary, remote, pooled average of
 primary + remote, as in SemEval 2019) with the project's evaluator, scene-unit
-F1, minimal-center accuracies, parse speed (sentences/s, model loaded, spaCy
-annotation included) and peak memory. On 20K the ``ucca`` package's evaluator
+F1, minimal-center accuracies, the share of sentences whose number of Scenes
+equals the gold number (what SAMSA's non-splitting penalty and matching read),
+parse speed (sentences/s, model loaded, spaCy annotation included, one thread)
+and peak memory. Models with a guideline-style input parse EWT test as ``ewt``
+and Wiki/20K as ``wiki`` (the guidelines each corpus was annotated with). On 20K the ``ucca`` package's evaluator
 (``normalize=False``) is run on the same pairs when it is installed, and every
 count is compared. Each set is also decoded with the Scene bias
 calibrated on dev (``parsers/calibrate.py``; ``calibrated_scene_bias``: F1 and
@@ -32,6 +35,14 @@ from samsa.ucca_eval import evaluate_corpus, scene_scores
 from samsa.ucca_xml import list_passage_files, load_passage
 
 SETS = {"wiki_test": "ucca/wiki/test", "20k_test": "ucca/20k/test", "ewt_test": "ucca/ewt/test"}
+STYLE = {"wiki_test": "wiki", "20k_test": "wiki", "ewt_test": "ewt"}
+
+
+def scene_count_share(pairs) -> float:
+    """Share of sentences whose predicted number of Scenes equals the gold number."""
+    from samsa.queries import scenes
+
+    return sum(len(scenes(p)) == len(scenes(g)) for p, g in pairs) / len(pairs)
 
 
 def ucca_package_agrees(pairs) -> bool | None:
@@ -52,20 +63,22 @@ def ucca_package_agrees(pairs) -> bool | None:
     return True
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--weights", default=None)
-    ap.add_argument("--threads", type=int, default=2)
-    args = ap.parse_args()
+def evaluate_pipeline(args, pipeline: str | None) -> dict:
     from parsers.builtin import BuiltinParser
 
-    parser = BuiltinParser(weights=args.weights, threads=args.threads)
-    biased = BuiltinParser(weights=args.weights, threads=args.threads, scene_bias=parser.calibrated_scene_bias)
+    def build(style: str = "wiki", bias: float | None = None) -> BuiltinParser:
+        return BuiltinParser(pipeline=pipeline, weights=args.weights, threads=args.threads, style=style,
+                             scene_bias=bias)  # fmt: skip
+
+    parsers = {style: build(style) for style in ("wiki", "ewt")}
+    parser = parsers["wiki"]
     parser.parse([["Warm", "up", "."]])
-    result: dict[str, object] = {"version": __version__, "weights": str(parser.weights), "meta": parser.meta,
-                                 "scene_bias": parser.scene_bias, "sets": {}}  # fmt: skip
+    result: dict[str, object] = {"weights": str(Path(parser.weights).name), "signature": parser.signature(),
+                                 "meta": parser.meta, "scene_bias": parser.scene_bias, "sets": {}}  # fmt: skip
     for name, rel in SETS.items():
         gold = [load_passage(f) for f in list_passage_files(DATA / rel)]
+        parser = parsers[STYLE[name]]
+        parser.parse([["Warm", "up", "."]])
         start = time.perf_counter()
         pred = parser.parse([tokens(g) for g in gold])
         secs = time.perf_counter() - start
@@ -73,25 +86,44 @@ def main() -> None:
         s = evaluate_corpus(pairs).to_dict()
         block = {
             "sentences": len(gold),
+            "style": parser.style,
             "labeled": {c: round(100 * s["labeled"][c]["f1"], 2) for c in ("primary", "remote", "pooled")},
             "unlabeled": {c: round(100 * s["unlabeled"][c]["f1"], 2) for c in ("primary", "remote", "pooled")},
             "remote": {k: round(100 * s["labeled"]["remote"][k], 2) for k in ("p", "r")},
             "scenes": {k: round(v, 4) for k, v in scene_scores(pairs).items()},
+            "scene_count_equal": round(scene_count_share(pairs), 4),
             "sentences_per_s": round(len(gold) / secs, 1),
         }
-        if biased.scene_bias:
+        if parser.calibrated_scene_bias and not args.no_bias:
+            biased = build(parser.style, parser.calibrated_scene_bias)
             plain = list(zip(biased.parse([tokens(g) for g in gold]), gold, strict=True))
             p0 = evaluate_corpus(plain).to_dict()["labeled"]
             block["calibrated_scene_bias"] = {
                 "labeled": {c: round(100 * p0[c]["f1"], 2) for c in ("primary", "remote", "pooled")},
                 "scenes": {k: round(v, 4) for k, v in scene_scores(plain).items()},
+                "scene_count_equal": round(scene_count_share(plain), 4),
             }
         if name == "20k_test":
             block["ucca_package_counts_equal"] = ucca_package_agrees(pairs)
         result["sets"][name] = block  # type: ignore[index]
-        print(name, block, flush=True)
+        print(pipeline or args.weights, name, block, flush=True)
+    return result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pipeline", nargs="+", default=["fast", "accurate"], help="named pipelines to evaluate")
+    ap.add_argument("--weights", default=None, help="a weights file instead (evaluated once, as --pipeline's first)")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--no-bias", action="store_true", help="skip the calibrated-Scene-bias decoding")
+    ap.add_argument("--out", default="parser_eval.json", help="file name under benchmarks/results")
+    args = ap.parse_args()
+    pipelines = args.pipeline[:1] if args.weights else args.pipeline
+    result: dict[str, object] = {"version": __version__, "pipelines": {}}
+    for pipeline in pipelines:
+        result["pipelines"][pipeline] = evaluate_pipeline(args, pipeline)  # type: ignore[index]
     result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-    write_json("parser_eval.json", result)
+    write_json(args.out, result)
     print("peak RSS MB", result["peak_rss_mb"])
 
 

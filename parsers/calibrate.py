@@ -24,7 +24,7 @@ from parsers.builtin import BuiltinParser
 from parsers.builtin.decode import decode_batch
 from parsers.builtin.features import featurize
 from parsers.builtin.runtime import update_meta
-from parsers.corpora import DEV, data_hash, load
+from parsers.corpora import DEV, data_hash, load, styles_of
 from samsa.graph import tokens
 from samsa.queries import scenes
 from samsa.ucca_eval import evaluate_corpus, scene_scores
@@ -33,7 +33,7 @@ GRID = (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 
 
 def evaluate_bias(parser: BuiltinParser, feats, sentences, gold, bias: float) -> dict[str, float]:
-    pred = decode_batch(parser.net, parser.vocab, feats, sentences, scene_bias=bias)
+    pred = decode_batch(parser.net, parser.vocab, feats, sentences, scene_bias=bias, unnest=parser.unnest)
     pairs = list(zip(pred, gold, strict=True))
     labeled = evaluate_corpus(pairs).to_dict()["labeled"]
     row = {
@@ -52,12 +52,19 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="../shared/data")
     ap.add_argument("--weights", default="parsers/builtin/weights/ucca-span-v2.npz")
+    ap.add_argument("--pipeline", default=None, help="decode as this builtin.v2 pipeline (fast, accurate)")
     args = ap.parse_args(argv)
     weights = Path(args.weights)
-    dev_files, gold = load([Path(args.data) / d for d in DEV], None)
-    sentences = [tokens(g) for g in gold]
-    parser = BuiltinParser(weights=weights)
-    feats = featurize(parser.nlp, parser.vocab, sentences)  # annotate once, decode with every bias
+    parser = BuiltinParser(weights=weights, pipeline=args.pipeline)
+    dev_files, gold, sentences, feats = [], [], [], []
+    for d in DEV:  # annotate once, decode with every bias; v3 weights read the guideline style of each corpus
+        files, graphs = load([Path(args.data) / d], None)
+        toks = [tokens(g) for g in graphs]
+        style = styles_of(files)[0] if parser.net.styles and files else 0
+        dev_files += files
+        gold += graphs
+        sentences += toks
+        feats += featurize(parser.nlp, parser.vocab, toks, encoder=parser.encoder, style=style)
     grid = [evaluate_bias(parser, feats, sentences, gold, bias) for bias in GRID]
     gold_scenes = grid[0]["gold_scenes"]
     chosen = next((row["scene_bias"] for row in grid if row["scenes"] >= gold_scenes), GRID[-1])

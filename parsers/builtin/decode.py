@@ -10,9 +10,35 @@ import numpy as np
 from parsers.builtin.features import Featurized, Vocab
 from parsers.builtin.remotes import add_remotes, candidate_pairs
 from parsers.builtin.runtime import NumpySpanNet
-from parsers.builtin.tree import Span, spans_to_graph
+from parsers.builtin.tree import UP, Span, spans_to_graph
 
-__all__ = ["cky", "decode_batch", "main_relation_mask", "pair_arrays"]
+__all__ = ["cky", "decode_batch", "main_relation_mask", "pair_arrays", "unnest_scenes"]
+
+_MAIN = ("P", "S")
+
+
+def unnest_scenes(spans: Sequence[Span]) -> list[Span]:
+    """Relabel C a P/S unit directly inside a P/S unit ("began [living]" as a Scene inside a main relation).
+
+    The gold annotation never nests a Scene in a main relation, while the span
+    classifier sometimes does, which adds a spurious Scene and takes the main
+    relation's center away (docs/parser.md). A chain label is read top-down:
+    the parent's innermost category and the child's outermost one are compared.
+    """
+    order = sorted(range(len(spans)), key=lambda k: (spans[k].start, -spans[k].end))
+    out = list(spans)
+    stack: list[int] = []
+    for k in order:
+        s = spans[k]
+        while stack and spans[stack[-1]].end <= s.start:
+            stack.pop()
+        if stack:
+            parent = spans[stack[-1]].label.split("/")[-1].rstrip(UP)
+            head, *rest = s.label.split("/")
+            if parent in _MAIN and head.rstrip(UP) in _MAIN:
+                out[k] = Span(s.start, s.end, "/".join(["C" + head[len(head.rstrip(UP)) :], *rest]))
+        stack.append(k)
+    return out
 
 
 def main_relation_mask(vocab: Vocab) -> np.ndarray:
@@ -70,11 +96,13 @@ def decode_batch(
     tokens: Sequence[Sequence[str]],
     batch: int = 32,
     scene_bias: float = 0.0,
+    unnest: bool = False,
 ) -> list[nx.DiGraph]:
     """Parse featurized sentences into graphs.
 
     ``scene_bias`` is added to the log-probability of every main-relation label
     (P/S) before decoding: more Scenes for a positive value (``parsers/calibrate.py``).
+    ``unnest``: apply :func:`unnest_scenes` to the decoded spans.
     """
     bias = scene_bias * main_relation_mask(vocab)
     out: list[nx.DiGraph] = []
@@ -90,6 +118,8 @@ def decode_batch(
             gain = np.full((n + 1, n + 1), -1.0)
             gain[iu] = logp[np.arange(len(top)), top] - logp[:, 0]
             spans = [Span(i, j, vocab.labels[best[i, j]]) for i, j in cky(gain)]
+            if unnest:
+                spans = unnest_scenes(spans)
             g = spans_to_graph(list(tokens[b + bi]), spans, passage_id=str(b + bi + 1))
             if net.has_remote:
                 pairs = candidate_pairs(g)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["NONE", "PAD", "UNK", "VECTOR_DIM", "Featurized", "Vocab", "featurize"]
+__all__ = ["NONE", "PAD", "STYLES", "UNK", "VECTOR_DIM", "Featurized", "Vocab", "featurize"]
 
 NONE = "<none>"
 PAD, UNK = "<pad>", "<unk>"
@@ -44,18 +44,37 @@ class Vocab:
                 "remotes": self.remotes}  # fmt: skip
 
 
+#: annotation guidelines a sentence follows (an input of v3 models): Wiki and 20K are UCCA v1, EWT is UCCA v2
+STYLES = ("wiki", "ewt")
+
+
 @dataclass
 class Featurized:
-    """One sentence, ready for the network: ids (n,) int64 and vectors (n, 96) float32."""
+    """One sentence, ready for the network: ids (n,) int64 and vectors (n, 96) float32.
+
+    ``encoded`` (layers, n, 384) holds the frozen contextual encoder's per-word
+    states for models that read them (``encoder.py``); ``style`` indexes
+    :data:`STYLES`.
+    """
 
     words: np.ndarray
     tags: np.ndarray
     deps: np.ndarray
     vectors: np.ndarray
+    encoded: np.ndarray | None = None
+    style: int = 0
 
 
-def featurize(nlp: Any, vocab: Vocab, sentences: Sequence[Sequence[str]], batch_size: int = 256) -> list[Featurized]:
-    """spaCy-annotate token lists (kept as given) and map them to ids."""
+def featurize(
+    nlp: Any,
+    vocab: Vocab,
+    sentences: Sequence[Sequence[str]],
+    batch_size: int = 256,
+    *,
+    encoder: Any = None,
+    style: int = 0,
+) -> list[Featurized]:
+    """spaCy-annotate token lists (kept as given) and map them to ids; ``encoder``: also its per-word states."""
     from spacy.tokens import Doc
 
     out = []
@@ -68,6 +87,10 @@ def featurize(nlp: Any, vocab: Vocab, sentences: Sequence[Sequence[str]], batch_
                 np.array([vocab.tag_id.get(t.tag_, 1) for t in doc], dtype=np.int64),
                 np.array([vocab.dep_id.get(t.dep_, 1) for t in doc], dtype=np.int64),
                 np.asarray(doc.tensor, dtype=np.float32).reshape(len(doc), -1)[:, :VECTOR_DIM].copy(),
+                style=style,
             )
         )
+    if encoder is not None:
+        for f, enc in zip(out, encoder.words(sentences), strict=True):
+            f.encoded = enc.astype(np.float16)  # as stored for training: the same inputs at inference
     return out

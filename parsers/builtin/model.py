@@ -38,6 +38,8 @@ class TorchFeatures:
         self.tags = torch.from_numpy(f.tags)
         self.deps = torch.from_numpy(f.deps)
         self.vectors = torch.from_numpy(f.vectors)
+        self.encoded = None if f.encoded is None else torch.from_numpy(np.asarray(f.encoded, dtype=np.float32))
+        self.style = f.style
 
 
 def to_torch(feats: Sequence[Featurized]) -> list[TorchFeatures]:
@@ -46,17 +48,29 @@ def to_torch(feats: Sequence[Featurized]) -> list[TorchFeatures]:
 
 class SpanModel(nn.Module):
     def __init__(self, vocab: Vocab, *, word_dim: int = 100, tag_dim: int = 32, hidden: int = 200,
-                 mlp: int = 250, dropout: float = 0.3, remote_mlp: int = 200) -> None:  # fmt: skip
+                 mlp: int = 250, dropout: float = 0.3, remote_mlp: int = 200, encoder_layers: Sequence[int] = (),
+                 encoder_dim: int = 0, styles: int = 0, style_dim: int = 16) -> None:  # fmt: skip
         super().__init__()
         self.config = {"word_dim": word_dim, "tag_dim": tag_dim, "hidden": hidden, "mlp": mlp, "dropout": dropout,
                        "remote_mlp": remote_mlp}  # fmt: skip
+        dim = word_dim + 2 * tag_dim + VECTOR_DIM
+        self.encoder_layers = list(encoder_layers)
+        if self.encoder_layers:  # v3: a softmax-weighted mix of the frozen encoder's layers (ELMo's scalar mix)
+            self.config.update(encoder_layers=self.encoder_layers, encoder_dim=encoder_dim)
+            self.mix = nn.Parameter(torch.zeros(len(self.encoder_layers)))
+            self.mix_gamma = nn.Parameter(torch.ones(1))
+            dim += encoder_dim
+        self.styles = styles
+        if styles:  # v3: which annotation guidelines to follow (features.STYLES)
+            self.config.update(styles=styles, style_dim=style_dim)
+            self.style = nn.Embedding(styles, style_dim)
+            dim += style_dim
         self.word = nn.Embedding(len(vocab.words), word_dim, padding_idx=0)
         self.tag = nn.Embedding(len(vocab.tags), tag_dim, padding_idx=0)
         self.dep = nn.Embedding(len(vocab.deps), tag_dim, padding_idx=0)
-        self.boundary = nn.Parameter(torch.zeros(2, word_dim + 2 * tag_dim + VECTOR_DIM))
+        self.boundary = nn.Parameter(torch.zeros(2, dim))
         self.drop = nn.Dropout(dropout)
-        self.lstm = nn.LSTM(word_dim + 2 * tag_dim + VECTOR_DIM, hidden, num_layers=2, bidirectional=True,
-                            batch_first=True, dropout=dropout)  # fmt: skip
+        self.lstm = nn.LSTM(dim, hidden, num_layers=2, bidirectional=True, batch_first=True, dropout=dropout)
         self.classify = nn.Sequential(
             nn.Linear(2 * hidden, mlp), nn.ReLU(), nn.Dropout(dropout), nn.Linear(mlp, len(vocab.labels))
         )
@@ -77,7 +91,14 @@ class SpanModel(nn.Module):
         x = torch.zeros(len(batch), width, dim)
         for b, f in enumerate(batch):
             n = len(f.words)
-            emb = torch.cat([self.word(f.words), self.tag(f.tags), self.dep(f.deps), f.vectors], dim=-1)
+            parts = [self.word(f.words), self.tag(f.tags), self.dep(f.deps), f.vectors]
+            if self.encoder_layers:
+                assert f.encoded is not None, "a v3 model needs encoder features"
+                weights = torch.softmax(self.mix, 0)
+                parts.append(self.mix_gamma * torch.einsum("l,lnd->nd", weights, f.encoded[self.encoder_layers]))
+            if self.styles:
+                parts.append(self.style.weight[f.style].expand(n, -1))
+            emb = torch.cat(parts, dim=-1)
             x[b, 0] = self.boundary[0]
             x[b, 1 : n + 1] = emb
             x[b, n + 1] = self.boundary[1]

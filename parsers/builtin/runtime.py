@@ -27,8 +27,8 @@ from parsers.builtin.features import Featurized, Vocab
 
 __all__ = ["FORMATS", "NumpySpanNet", "load_weights", "save_weights", "update_meta", "weights_digest"]
 
-#: v1: no remote-edge classifier; v2: remote edges
-FORMATS = ("samsa-ucca-span-v1", "samsa-ucca-span-v2")
+#: v1: no remote-edge classifier; v2: remote edges; v3: frozen encoder features and a guideline-style input
+FORMATS = ("samsa-ucca-span-v1", "samsa-ucca-span-v2", "samsa-ucca-span-v3")
 META_KEY = "meta.json"
 
 
@@ -50,6 +50,11 @@ class NumpySpanNet:
         self.config = dict(config)
         self.hidden = int(config["hidden"])
         self.has_remote = "remote.0.weight" in self.s
+        self.encoder_layers = list(config.get("encoder_layers", ()))
+        if self.encoder_layers:
+            mix = np.exp(self.s["mix"] - self.s["mix"].max())
+            self.mix = (mix / mix.sum() * self.s["mix_gamma"][0]).astype(np.float32)
+        self.styles = int(config.get("styles", 0))
         # both directions of a layer run in one loop: weights stacked on a leading axis of 2
         self.layers = []
         for k in range(2):
@@ -71,10 +76,19 @@ class NumpySpanNet:
         for b, f in enumerate(batch):
             n = len(f.words)
             x[b, 0] = boundary[0]
-            x[b, 1 : n + 1] = np.concatenate(
-                [self.s["word.weight"][f.words], self.s["tag.weight"][f.tags], self.s["dep.weight"][f.deps], f.vectors],
-                axis=-1,
-            )
+            parts = [
+                self.s["word.weight"][f.words],
+                self.s["tag.weight"][f.tags],
+                self.s["dep.weight"][f.deps],
+                f.vectors,
+            ]
+            if self.encoder_layers:
+                if f.encoded is None:
+                    raise ValueError("this model reads encoder features: featurize(..., encoder=MiniLM())")
+                parts.append(np.tensordot(self.mix, np.asarray(f.encoded[self.encoder_layers], np.float32), axes=1))
+            if self.styles:
+                parts.append(np.broadcast_to(self.s["style.weight"][f.style], (n, self.s["style.weight"].shape[1])))
+            x[b, 1 : n + 1] = np.concatenate(parts, axis=-1)
             x[b, n + 1] = boundary[1]
         return x, lengths
 

@@ -40,7 +40,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     p.add_argument("--ucca", required=True, metavar="DIR", help="manual UCCA XML, one file per line")
     add_system_options(p)
-    p.add_argument("--parser", default="builtin", help="parser to compare with (default: %(default)s)")
+    p.add_argument(
+        "--parser", default="builtin", help="parser to compare with (default: %(default)s; builtin:accurate: accurate)"
+    )
     p.add_argument(
         "--parsed",
         metavar="DIR",
@@ -82,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
                              f"has {len(lines)} lines but {args.ucca} holds {len(gold)} UCCA XML files")  # fmt: skip
         systems[name] = lines
 
-    if args.parsed or resolve("parsers", args.parser).startswith("xml."):
+    if args.parsed or resolve("parsers", args.parser.partition(":")[0]).startswith("xml."):
         if not args.parsed:
             raise InputError(None, None, "the xml parser reads annotations, it does not parse: give --parsed DIR")
         parser = get_parser("xml", directory=args.parsed)

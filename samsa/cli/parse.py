@@ -32,7 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--output-dir", required=True, metavar="DIR")
     p.add_argument("--tokenizer", choices=("none", "spacy"), default="spacy",
                    help="'none': the input is tokenized, keep its tokens (default: %(default)s)")  # fmt: skip
-    p.add_argument("--parser", default="builtin", help=f"parser (available: {', '.join(available('parsers'))})")
+    p.add_argument("--parser", default="builtin", help=f"parser; builtin:accurate for the accurate pipeline "
+                   f"(available: {', '.join(available('parsers'))})")  # fmt: skip
     add_runtime_options(p)
     p.set_defaults(run=run)
 

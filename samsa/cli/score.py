@@ -72,7 +72,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--parser",
         default=None,
-        help=f"parser for --source (default: builtin; available: {', '.join(available('parsers'))})",
+        help=f"parser for --source (default: builtin, the fast pipeline; builtin:accurate for the accurate one; "
+        f"available: {', '.join(available('parsers'))})",
     )
     add_aligner_options(p)
     p.add_argument(

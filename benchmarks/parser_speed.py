@@ -1,0 +1,89 @@
+"""Parse speed and peak memory of each built-in pipeline through ``samsa parse``, as a user runs it.
+
+Usage:
+    python benchmarks/parser_speed.py [--pipeline fast accurate] [--jobs 1 2] [--set 20k_test]
+
+For every pipeline and ``--jobs`` value: ``samsa parse --tokenizer none --no-cache`` on the gold
+tokens of the test set (spaCy annotation included), and the same command on the set's first line
+alone; sentences/s = (N - 1) / (time(N) - time(1)), i.e. start-up (imports, model and encoder
+loading, worker start) excluded, as "model loaded once". Peak RSS is the largest of any one process
+of the run (parent or worker, ``getrusage(RUSAGE_CHILDREN)`` measured in a wrapper process per run).
+Each measurement is the best of ``--repeat`` runs. Writes ``benchmarks/results/parser_speed.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _data import DATA, write_json
+
+from samsa.graph import tokens
+from samsa.ucca_xml import list_passage_files, load_passage
+
+SETS = {"20k_test": "ucca/20k/test", "wiki_test": "ucca/wiki/test", "ewt_test": "ucca/ewt/test"}
+#: run in a child interpreter so that RUSAGE_CHILDREN covers exactly one samsa run and its workers
+WRAPPER = """
+import resource, subprocess, sys, time
+t = time.perf_counter()
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
+secs = time.perf_counter() - t
+print(secs, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
+"""
+
+
+def run_once(cmd: list[str]) -> tuple[float, float]:
+    out = subprocess.run([sys.executable, "-c", WRAPPER, *cmd], check=True, capture_output=True, text=True).stdout
+    secs, rss = out.split()
+    return float(secs), float(rss)
+
+
+def measure(pipeline: str, jobs: int, lines: list[str], repeat: int) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        full, one = Path(tmp) / "all.txt", Path(tmp) / "one.txt"
+        full.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        one.write_text(lines[0] + "\n", encoding="utf-8")
+        samsa = [sys.executable, "-m", "samsa", "parse", "--parser", f"builtin:{pipeline}", "--tokenizer", "none",
+                 "--no-cache", "--jobs", str(jobs), "--quiet"]  # fmt: skip
+        runs_full = [run_once([*samsa, "--input", str(full), "--output-dir", f"{tmp}/out{k}"]) for k in range(repeat)]
+        runs_one = [run_once([*samsa, "--input", str(one), "--output-dir", f"{tmp}/one{k}"]) for k in range(repeat)]
+    t_full = min(r[0] for r in runs_full)
+    t_one = min(r[0] for r in runs_one)
+    return {
+        "pipeline": pipeline,
+        "jobs": jobs,
+        "sentences": len(lines),
+        "seconds_all": round(t_full, 2),
+        "seconds_one_line": round(t_one, 2),
+        "sentences_per_s": round((len(lines) - 1) / (t_full - t_one), 1),
+        "peak_rss_mb": round(max(r[1] for r in runs_full), 1),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pipeline", nargs="+", default=["fast", "accurate"])
+    ap.add_argument("--jobs", nargs="+", type=int, default=[1, 2])
+    ap.add_argument("--set", default="20k_test", choices=sorted(SETS))
+    ap.add_argument("--repeat", type=int, default=2)
+    args = ap.parse_args()
+    lines = [" ".join(tokens(load_passage(f))) for f in list_passage_files(DATA / SETS[args.set])]
+    started = time.strftime("%Y-%m-%d %H:%M")
+    rows = []
+    for pipeline in args.pipeline:
+        for jobs in args.jobs:
+            rows.append(measure(pipeline, jobs, lines, args.repeat))
+            print(json.dumps(rows[-1]), flush=True)
+    write_json("parser_speed.json", {"set": args.set, "cpus": os.cpu_count(), "started": started, "runs": rows})
+
+
+if __name__ == "__main__":
+    main()
