@@ -105,7 +105,7 @@ class WordPiece:
 
     def __init__(self, vocab_file: str | os.PathLike[str]) -> None:
         words = Path(vocab_file).read_text(encoding="utf-8").split("\n")
-        self.ids = {w: k for k, w in enumerate(words) if w or k == 0}
+        self.ids = {w: k for k, w in enumerate(words) if w}  # the file ends with a newline
         self.unk = self.ids["[UNK]"]
         self.cls = self.ids["[CLS]"]
         self.sep = self.ids["[SEP]"]

@@ -2,7 +2,9 @@
 
 Input per token (``parsers/builtin/features.py``): a word embedding learned from
 the UCCA training data, spaCy's 96-dimensional ``tok2vec`` vector, and
-embeddings of spaCy's PTB tag and dependency label. A 2-layer BiLSTM produces
+embeddings of spaCy's PTB tag and dependency label; v3 models add a learned
+softmax mix of chosen layers of a frozen encoder (``encoder.py``) and an
+embedding of the annotation guidelines to follow. A 2-layer BiLSTM produces
 fencepost states; a span (i, j) is represented by the differences of forward
 and backward states at its boundaries (Stern et al. 2017) and classified by an
 MLP into a UCCA label (unary chains as ``A/C``) or "no unit". Training is
