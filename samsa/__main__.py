@@ -1,7 +1,5 @@
 """``python -m samsa`` is the ``samsa`` command."""
 
-import sys
+from samsa.cli import console
 
-from samsa.cli import main
-
-sys.exit(main())
+console()

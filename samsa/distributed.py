@@ -62,6 +62,7 @@ class DaskExecutor:
             from distributed import Client, LocalCluster
         except ImportError as e:
             raise PluginUnavailable("Dask scoring needs the dask extra: pip install 'samsa-metric[dask]'") from e
+        self.job = job
         self.cluster = None
         if address == "local":
             self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,

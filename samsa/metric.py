@@ -165,12 +165,27 @@ class Samsa:
         parsed = iter(self.parser.parse(texts))
         return [next(parsed) if isinstance(s, str) else s for s in sources]
 
-    def prepare(self, graphs: Sequence[nx.DiGraph], outputs: Sequence[str | Sequence[Sequence[str]]]) -> None:
-        """Let an aligner that annotates text (spaCy) do it once, in one batch, for the whole corpus."""
+    def prepare(
+        self,
+        graphs: Sequence[nx.DiGraph | None],
+        outputs: Sequence[str | Sequence[Sequence[str]]],
+        *,
+        structures: Sequence[Any] | None = None,
+    ) -> None:
+        """Let an aligner that annotates text (spaCy) do it once, in one batch, for the whole corpus.
+
+        ``structures`` (paper mode, where known: ``graph_structure``) give the scenes' words without the graph.
+        """
         prepare = getattr(self.aligner, "prepare", None)
         if prepare is None:
             return
-        token_lists = [toks for g in graphs for toks in scene_tokens(g, self.compat)]
+        token_lists = []
+        for k, g in enumerate(graphs):
+            st = structures[k] if structures is not None and self.compat == "paper" else None
+            if st is not None:
+                token_lists.extend(list(sc.words) for sc in st)
+            elif g is not None:
+                token_lists.extend(scene_tokens(g, self.compat))
         token_lists += [sent for o in outputs for sent in self.split(o)]
         prepare(token_lists)
 
@@ -187,9 +202,10 @@ class Samsa:
         return self.score_graph(g, output, structure=structure)
 
     def score_graph(
-        self, g: nx.DiGraph, output: str | Sequence[Sequence[str]], *, structure: Any = None
+        self, g: nx.DiGraph | None, output: str | Sequence[Sequence[str]], *, structure: Any = None
     ) -> SentenceResult:
-        """:meth:`sentence_score` for a graph already validated (the pipeline's workers check each graph once)."""
+        """:meth:`sentence_score` for a graph already validated (the pipeline's workers check each graph once);
+        ``g`` may be None when a paper-mode ``structure`` is given (a warm parse cache keeps only that)."""
         return score_passage(g, self.split(output), self.aligner, self.compat, structure)
 
     def corpus_score(

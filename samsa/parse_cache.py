@@ -5,15 +5,20 @@ Papers score dozens of systems on the same sources, and every ``score``,
 is keyed by the parser's full cache key (signature, weights digest, spaCy model:
 ``BuiltinParser.cache_key``) and the exact input (the token list, or the raw
 string for a parser that tokenizes itself), and stores the graph as
-:func:`samsa.graph.to_json`, compressed.
+:func:`samsa.graph.to_json`, compressed, and beside it the graph's paper-mode
+scoring structure (:func:`samsa.scoring.paper.encode_structure`, tagged with
+the version of the scene rules that derived it): a warm ``samsa score`` reads
+only the structure and never rebuilds a graph.
 
 Safety: SQLite transactions make a write all-or-nothing, so a writer killed
 with SIGKILL leaves either the old state or the new one; WAL mode and a busy
 timeout let several processes read and write at once. Every entry carries the
-SHA-256 of its payload and the parser key and input in clear: an entry whose
-digest, key or input does not match, or that does not decode to a graph of the
-right tokens, is deleted and treated as a miss (recomputed), never returned. A
-file that is not an SQLite database at all is moved aside and replaced.
+SHA-256 of its payload (and of its structure) and the parser key and input in
+clear: an entry whose digest, key or input does not match, or that does not
+decode to a graph (structure) of the right tokens, is deleted and treated as a
+miss (recomputed), never returned. A structure of other scene rules is not
+used: it is derived again from the graph. A file that is not an SQLite
+database at all, or a cache of another schema, is moved aside and replaced.
 
 Where: ``--cache PATH`` or ``$SAMSA_CACHE``, else ``parses.sqlite`` in the user
 cache directory (``$XDG_CACHE_HOME/samsa``, ``~/.cache/samsa``, ``~/Library/Caches/samsa``
@@ -40,7 +45,7 @@ from samsa.graph import from_json, to_json, tokens
 
 __all__ = ["SCHEMA", "ParseCache", "decode_graph", "default_cache_path", "encode_graph", "input_text"]
 
-SCHEMA = "samsa-parse-cache-1"
+SCHEMA = "samsa-parse-cache-2"
 _CREATE = """
 CREATE TABLE IF NOT EXISTS info (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS parses (
@@ -49,7 +54,10 @@ CREATE TABLE IF NOT EXISTS parses (
     input TEXT NOT NULL,
     payload BLOB NOT NULL,
     digest BLOB NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    scenes BLOB,
+    scenes_digest BLOB,
+    scenes_version TEXT
 ) WITHOUT ROWID;
 """
 
@@ -140,11 +148,13 @@ class ParseCache:
                 raise InputError(
                     self.path, None, "cannot open the parse cache (try --cache PATH or --no-cache)"
                 ) from None
-            # not an SQLite file, or another program's database: keep it aside, start a fresh cache
+            # not an SQLite file, another program's database, or another samsa's cache: keep it aside, start afresh
             aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
             os.replace(self.path, aside)
-            print(f"samsa: warning: {self.path}: not a samsa parse cache ({e}); moved to {aside.name}, "
-                  "starting an empty one", file=sys.stderr)  # fmt: skip
+            what = ("a parse cache of another samsa version" if "samsa-parse-cache" in str(e)
+                    else "not a samsa parse cache")  # fmt: skip
+            print(f"samsa: warning: {self.path}: {what} ({e}); moved to {aside.name}, starting an empty one",
+                  file=sys.stderr)  # fmt: skip
             return self._connect()
 
     def close(self) -> None:
@@ -168,32 +178,46 @@ class ParseCache:
         return out
 
     def get_payloads(self, parser_key: str, sentences: Sequence[str | Sequence[str]]) -> list[bytes | None]:
-        """The stored payload of each input whose parser key, input and digest check out, without decoding it
+        """The stored graph payload of each input whose parser key, input and digest check out, without decoding it
         (the pipeline's workers decode in parallel, with :func:`decode_graph`); bad entries are deleted."""
+        return [None if e is None else e[0] for e in self.get_entries(parser_key, sentences)]
+
+    def get_entries(
+        self, parser_key: str, sentences: Sequence[str | Sequence[str]], scenes_version: str | None = None
+    ) -> list[tuple[bytes | None, bytes | None] | None]:
+        """``(graph payload, None)`` or, when ``scenes_version`` is given and the entry has a structure of that
+        version, ``(None, structure)``; None for a miss. Only what is returned is read and checked (digest, key,
+        input); a bad entry is deleted and reported as a miss."""
         texts = [input_text(s) for s in sentences]
         keys = [_key(parser_key, t) for t in texts]
-        found: dict[bytes, tuple[str, str, bytes, bytes]] = {}
+        found: dict[bytes, tuple[str, str, bytes | None, bytes | None, bytes | None]] = {}
         unique = list(dict.fromkeys(keys))
+        # the graph is read only where no usable structure is: the warm path never moves graphs
+        query = ("SELECT key, parser, input, CASE WHEN scenes_version = ?1 THEN NULL ELSE payload END, "
+                 "CASE WHEN scenes_version = ?1 THEN NULL ELSE digest END, "
+                 "CASE WHEN scenes_version = ?1 THEN scenes END, CASE WHEN scenes_version = ?1 THEN scenes_digest END "
+                 "FROM parses WHERE key IN ({})")  # fmt: skip
         for b in range(0, len(unique), 500):  # SQLite's bound-variable limit
             chunk = unique[b : b + 500]
-            rows = self._db.execute(
-                f"SELECT key, parser, input, payload, digest FROM parses WHERE key IN ({','.join('?' * len(chunk))})",
-                chunk,
-            ).fetchall()
-            found.update({bytes(r[0]): (r[1], r[2], bytes(r[3]), bytes(r[4])) for r in rows})
-        out: list[bytes | None] = []
+            marks = ",".join(f"?{k + 2}" for k in range(len(chunk)))
+            for r in self._db.execute(query.format(marks), [scenes_version or "", *chunk]):
+                payload, digest = (bytes(r[3]), bytes(r[4])) if r[3] is not None else (None, None)
+                found[bytes(r[0])] = (r[1], r[2], payload, digest, None)
+                if r[5] is not None:
+                    found[bytes(r[0])] = (r[1], r[2], bytes(r[5]), bytes(r[6]), bytes(r[5]))
+        out: list[tuple[bytes | None, bytes | None] | None] = []
         for text, key in zip(texts, keys, strict=True):
             row = found.get(key)
             if row is None:
                 out.append(None)
                 continue
-            parser, stored_input, payload, digest = row
-            if parser != parser_key or stored_input != text or hashlib.sha256(payload).digest() != digest:
+            parser, stored_input, blob, digest, scenes = row
+            if parser != parser_key or stored_input != text or blob is None or hashlib.sha256(blob).digest() != digest:
                 self._drop(key)
                 found.pop(key)
                 out.append(None)
             else:
-                out.append(payload)
+                out.append((None, scenes) if scenes is not None else (blob, None))
         return out
 
     def _drop(self, key: bytes) -> None:
@@ -204,15 +228,36 @@ class ParseCache:
         """Store graphs (one transaction: all of them or, if the process dies, none)."""
         self.put_encoded(parser_key, sentences, [encode_graph(g) for g in graphs])
 
-    def put_encoded(self, parser_key: str, sentences: Sequence[str | Sequence[str]], payloads: Sequence[bytes]) -> None:
-        """Store graphs already encoded by :func:`encode_graph` (one transaction)."""
+    def put_encoded(
+        self,
+        parser_key: str,
+        sentences: Sequence[str | Sequence[str]],
+        payloads: Sequence[bytes],
+        scenes: Sequence[bytes | None] | None = None,
+        scenes_version: str | None = None,
+    ) -> None:
+        """Store graphs already encoded by :func:`encode_graph`, with their encoded structures when given
+        (one transaction)."""
         rows = []
         now = time.time()
-        for s, payload in zip(sentences, payloads, strict=True):
+        for k, (s, payload) in enumerate(zip(sentences, payloads, strict=True)):
             text = input_text(s)
-            rows.append((_key(parser_key, text), parser_key, text, payload, hashlib.sha256(payload).digest(), now))
+            st = scenes[k] if scenes is not None else None
+            st_digest, version = (None, None) if st is None else (hashlib.sha256(st).digest(), scenes_version)
+            rows.append((_key(parser_key, text), parser_key, text, payload, hashlib.sha256(payload).digest(), now, st,
+                         st_digest, version))  # fmt: skip
         with self._transaction():
-            self._db.executemany("INSERT OR REPLACE INTO parses VALUES (?, ?, ?, ?, ?, ?)", rows)
+            self._db.executemany("INSERT OR REPLACE INTO parses VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def put_scenes(
+        self, parser_key: str, sentences: Sequence[str | Sequence[str]], scenes: Sequence[bytes], scenes_version: str
+    ) -> None:
+        """Add structures to entries already stored (derived from their graphs by a warm run; one transaction)."""
+        rows = [(st, hashlib.sha256(st).digest(), scenes_version, _key(parser_key, input_text(s)))
+                for s, st in zip(sentences, scenes, strict=True)]  # fmt: skip
+        with self._transaction():
+            self._db.executemany("UPDATE parses SET scenes = ?, scenes_digest = ?, scenes_version = ? WHERE key = ?",
+                                 rows)  # fmt: skip
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)

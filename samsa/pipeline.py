@@ -12,6 +12,8 @@ results come back in input order, so the output is byte-identical for every
 ``--jobs``. The parent process keeps only what is needed to merge: corpus
 SAMSA is the mean of sentence scores, so partial results merge exactly. The
 parse cache is read and written by the parent only (workers never touch it).
+When a run only needs paper-mode scores, a cache hit travels as the source's
+scoring structure, not its graph: a warm run rebuilds no graph at all.
 """
 
 from __future__ import annotations
@@ -70,23 +72,26 @@ class Job:
 @dataclass(frozen=True)
 class Item:
     """One source line: ``kind`` is ``parse`` (``source`` is text or tokens), ``cached`` (the same, with the
-    parse cache's ``payload``), ``graph`` or ``xml`` (a file path)."""
+    parse cache's graph ``payload`` or, for paper-mode scoring, its encoded structure ``scenes``), ``graph`` or
+    ``xml`` (a file path)."""
 
     kind: str
     source: Any
     outputs: tuple[str, ...] = ()
     origin: str = ""
     payload: bytes | None = None
+    scenes: bytes | None = None
 
 
 @dataclass
 class ItemResult:
-    """The graph (when asked for), the cache payload of a graph parsed here (when the parent caches), and one
-    score per system or an error text."""
+    """The graph (when asked for), the cache payload of a graph parsed here and its encoded structure (when the
+    parent caches), and one score per system or an error text."""
 
     graph: nx.DiGraph | None
     results: list[Any] = field(default_factory=list)
     payload: bytes | None = None
+    scenes: bytes | None = None  # also for a cached graph whose structure the cache did not have
     repaired: bool = False  # a cached payload that did not decode: parsed again (the new payload replaces it)
     dropped: str | None = None  # lenient mode: why this passage left the corpus
 
@@ -106,33 +111,40 @@ class Worker:
                                 separator=job.separator, parser=job.parser, splitter=job.splitter,
                                 lowercase=job.lowercase)  # fmt: skip
 
-    def graphs(self, items: Sequence[Item]) -> tuple[list[nx.DiGraph | None], list[bool], list[bool], list[str | None]]:
-        """The graph of each item, whether it was parsed here, whether that repaired a bad cached payload, and
-        (lenient mode) why an item was dropped. Every graph that did not come from the cache is validated."""
+    @property
+    def paper(self) -> bool:
+        """Whether this worker scores in paper mode (the mode whose structure the parse cache keeps)."""
+        return self.metric is not None and self.metric.compat == "paper"
+
+    def load(self, items: Sequence[Item]) -> _Loaded:
+        """The graph or (cache hits in paper mode) the structure of each item. Items are parsed here when they
+        are raw, or when their cached entry does not decode (``repaired``); every graph that did not come from
+        the cache is validated; lenient mode drops an item that does not load or validate (``dropped``)."""
         from samsa.parse_cache import decode_graph
+        from samsa.scoring.paper import decode_structure
         from samsa.ucca_xml import load_passage
         from samsa.validate import check_passage
 
-        out: list[nx.DiGraph | None] = []
-        repaired = [False] * len(items)
-        dropped: list[str | None] = [None] * len(items)
+        n = len(items)
+        got = _Loaded([None] * n, [None] * n, [False] * n, [False] * n, [None] * n)
+        todo = []
         for k, it in enumerate(items):
-            if it.kind == "cached":
-                g = decode_graph(it.payload or b"", it.source)
-                repaired[k] = g is None
-                out.append(g)
+            if it.kind == "cached" and it.scenes is not None:
+                got.structures[k] = decode_structure(it.scenes, it.source) if self.paper else None
+                got.repaired[k] = got.structures[k] is None
+            elif it.kind == "cached":
+                got.graphs[k] = decode_graph(it.payload or b"", it.source)
+                got.repaired[k] = got.graphs[k] is None
             elif it.kind == "xml":
-                out.append(self._guard(k, dropped, load_passage, it.source))
+                got.graphs[k] = self._guard(k, got.dropped, load_passage, it.source)
             elif it.kind == "graph":
-                out.append(self._guard(k, dropped, check_passage, it.source, it.origin or None))
-            else:
-                out.append(None)
-        todo = [k for k, g in enumerate(out) if g is None and dropped[k] is None]
+                got.graphs[k] = self._guard(k, got.dropped, check_passage, it.source, it.origin or None)
+            if it.kind == "parse" or got.repaired[k]:
+                todo.append(k)
         for k, g in zip(todo, self.job.parser.parse([items[k].source for k in todo]) if todo else [], strict=True):
-            out[k] = self._guard(k, dropped, check_passage, g, items[k].origin or None)
-        parsed = [(it.kind == "parse" or bad) and d is None for it, bad, d in zip(items, repaired, dropped,
-                                                                                  strict=True)]  # fmt: skip
-        return out, parsed, repaired, dropped
+            got.graphs[k] = self._guard(k, got.dropped, check_passage, g, items[k].origin or None)
+            got.parsed[k] = got.dropped[k] is None
+        return got
 
     def _guard(self, k: int, dropped: list[str | None], fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)``; in lenient mode an InputError drops item ``k`` (its message kept) instead."""
@@ -146,31 +158,53 @@ class Worker:
 
     def run(self, items: Sequence[Item], want: str = "none") -> list[ItemResult]:
         """Score a chunk; ``want`` says which graphs travel back: ``all`` (as graphs, parsed ones also encoded for
-        the cache), ``parsed`` (encoded for the cache) or ``none``."""
+        the cache), ``parsed`` (encoded for the cache, with their paper-mode structures) or ``none``."""
         from samsa.parse_cache import encode_graph
+        from samsa.scoring.paper import encode_structure
 
-        graphs, parsed, repaired, dropped = self.graphs(items)
-        out = [ItemResult(g if want == "all" else None, payload=encode_graph(g) if p and want != "none" else None,
-                          repaired=r, dropped=d) for g, p, r, d in zip(graphs, parsed, repaired, dropped,
-                                                                       strict=True)]  # fmt: skip
+        got = self.load(items)
+        keep = [k for k, d in enumerate(got.dropped) if d is None]
+        n_systems = len(items[0].outputs) if items else 0
+        if self.metric is not None and n_systems:
+            for k in keep:
+                if got.structures[k] is None:
+                    got.structures[k] = _structure(got.graphs[k], self.metric.compat)
+        out = []
+        for k, it in enumerate(items):
+            g, st = got.graphs[k], got.structures[k]
+            scenes = None
+            # the parent caches: structures of new parses, and of cached graphs that had none, go back with them
+            if want == "parsed" and self.paper and st is not None and g is not None and it.scenes is None:
+                scenes = encode_structure(st, g).encode("utf-8")
+            out.append(ItemResult(g if want == "all" else None,
+                                  payload=encode_graph(g) if got.parsed[k] and want != "none" else None,
+                                  scenes=scenes, repaired=got.repaired[k], dropped=got.dropped[k]))  # fmt: skip
         if self.metric is None:
             return out
-        keep = [k for k, d in enumerate(dropped) if d is None]
-        kept = [graphs[k] for k in keep]
-        n_systems = len(items[0].outputs) if items else 0
-        structures = [_structure(g, self.metric.compat) for g in kept] if n_systems else []
         for s in range(n_systems):
             outputs = [items[k].outputs[s] for k in keep]
-            self.metric.prepare(kept, outputs)
-            for k, g, st, line in zip(keep, kept, structures, outputs, strict=True):
+            self.metric.prepare([got.graphs[k] for k in keep], outputs,
+                                structures=[got.structures[k] for k in keep])  # fmt: skip
+            for k, line in zip(keep, outputs, strict=True):
                 try:
-                    out[k].results.append(self.metric.score_graph(g, line, structure=st))
+                    out[k].results.append(self.metric.score_graph(got.graphs[k], line, structure=got.structures[k]))
                 except ScoringError as e:
                     out[k].results.append(f"{e}")
         return out
 
 
-def _structure(g: nx.DiGraph, compat: str) -> Any:
+@dataclass
+class _Loaded:
+    """What :meth:`Worker.load` found for each item of a chunk."""
+
+    graphs: list[nx.DiGraph | None]
+    structures: list[Any]  # paper-mode structure, where known
+    parsed: list[bool]  # parsed here (new, or a cached entry that did not decode)
+    repaired: list[bool]  # a cached entry that did not decode
+    dropped: list[str | None]  # lenient mode: why the item left the corpus
+
+
+def _structure(g: nx.DiGraph | None, compat: str) -> Any:
     """The graph's output-independent scoring structure; None lets each scoring call raise its own error."""
     from samsa.scoring import graph_structure
 
@@ -201,6 +235,7 @@ def _run_in_process(items: Sequence[Item], want: str) -> list[ItemResult]:
 
 class SerialExecutor:
     def __init__(self, job: Job) -> None:
+        self.job = job
         self.worker = Worker(job)
 
     def map(self, tasks: Iterable[list[Item]], want: str) -> Iterator[list[ItemResult]]:
@@ -225,6 +260,7 @@ class PoolExecutor:
         ctx = mp.get_context(method)
         if method == "forkserver":
             ctx.set_forkserver_preload(["samsa.pipeline", "samsa.metric"])
+        self.job = job
         self.jobs = jobs
         self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_process, initargs=(job,))
 
@@ -271,15 +307,16 @@ def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
         yield chunk
 
 
-def _with_cache(chunks: Iterable[list[Item]], cache: Any, key: str) -> Iterator[list[Item]]:
-    """Turn parse items with a cache entry into ``cached`` items carrying its payload (decoded by the workers)."""
+def _with_cache(chunks: Iterable[list[Item]], cache: Any, key: str, scenes: str | None) -> Iterator[list[Item]]:
+    """Turn parse items with a cache entry into ``cached`` items carrying its graph payload, or its structure when
+    ``scenes`` (the current structure version) is given and the entry has one (decoded by the workers)."""
     for chunk in chunks:
         todo = [k for k, it in enumerate(chunk) if it.kind == "parse"]
-        found = cache.get_payloads(key, [chunk[k].source for k in todo]) if todo else []
-        for k, payload in zip(todo, found, strict=True):
-            if payload is not None:
+        found = cache.get_entries(key, [chunk[k].source for k in todo], scenes) if todo else []
+        for k, entry in zip(todo, found, strict=True):
+            if entry is not None:
                 it = chunk[k]
-                chunk[k] = Item("cached", it.source, it.outputs, it.origin, payload)
+                chunk[k] = Item("cached", it.source, it.outputs, it.origin, *entry)
         yield chunk
 
 
@@ -295,9 +332,16 @@ def run_items(
     """Run items through ``executor`` chunk by chunk; parsed graphs go to ``cache`` (when given) as they come.
 
     Yields ``(item, result)`` in input order; ``result.graph`` is set for every
-    item with ``return_graphs`` (else graphs stay in the workers).
+    item with ``return_graphs`` (else graphs stay in the workers). A run that
+    only scores in paper mode reads and writes the structures the cache keeps
+    beside its graphs.
     """
+    from samsa.scoring.paper import structure_version
+
     key = parser.cache_key() if cache is not None and parser is not None and hasattr(parser, "cache_key") else None
+    job = getattr(executor, "job", None)
+    paper = job is not None and job.score and job.compat == "paper" and not return_graphs
+    version = structure_version() if key is not None and paper else None
     originals: deque[list[Item]] = deque()
 
     def remember(chunks: Iterable[list[Item]]) -> Iterator[list[Item]]:
@@ -307,18 +351,28 @@ def run_items(
 
     chunks: Iterable[list[Item]] = remember(_chunks(items, CHUNK))
     if key is not None:
-        chunks = _with_cache(chunks, cache, key)
+        chunks = _with_cache(chunks, cache, key, version)
     for results in executor.map(chunks, "all" if return_graphs else "parsed" if key is not None else "none"):
         chunk = originals.popleft()
         if key is not None:
-            # fresh parses and repaired entries come back encoded; cache hits come back without a payload
-            new = [(it.source, r.payload) for it, r in zip(chunk, results, strict=True) if r.payload is not None]
-            cache.dropped += sum(r.repaired for r in results)
-            if new:
-                cache.put_encoded(key, [s for s, _ in new], [b for _, b in new])
+            _store(cache, key, version, chunk, results)
         yield from zip(chunk, results, strict=True)
         if progress is not None:
             progress(len(chunk))
+
+
+def _store(cache: Any, key: str, version: str | None, chunk: list[Item], results: list[ItemResult]) -> None:
+    """Fresh parses and repaired entries come back encoded (with their structures, when ``version``); cache hits
+    come back without a payload, and with a structure where the cache had only the graph."""
+    new = [(it.source, r.payload, r.scenes) for it, r in zip(chunk, results, strict=True) if r.payload is not None]
+    cache.dropped += sum(r.repaired for r in results)
+    if new:
+        cache.put_encoded(key, [s for s, _, _ in new], [b for _, b, _ in new],
+                          [st for _, _, st in new] if version else None, version)  # fmt: skip
+    derived = [(it.source, r.scenes) for it, r in zip(chunk, results, strict=True)
+               if r.payload is None and r.scenes is not None]  # fmt: skip
+    if derived and version:
+        cache.put_scenes(key, [s for s, _ in derived], [st for _, st in derived], version)
 
 
 def parse_corpus(

@@ -158,3 +158,34 @@ def test_graph_json_round_trip_is_exact_on_gold_passages(data_dir):
         assert list(h.nodes(data=True)) == list(g.nodes(data=True))
         assert list(h.edges(data=True)) == list(g.edges(data=True))
         assert h.graph == g.graph
+
+
+def test_structure_is_returned_instead_of_the_graph_only_for_its_version(tmp_path):
+    path = tmp_path / "c.sqlite"
+    with ParseCache(path) as cache:
+        cache.put_encoded("p", [["a", "b"], ["c"]], [b"graph-ab", b"graph-c"], [b"scenes-ab", None], "V1")
+        assert cache.get_entries("p", [["a", "b"], ["c"], ["d"]], "V1") == [(None, b"scenes-ab"), (b"graph-c", None),
+                                                                           None]  # fmt: skip
+        assert cache.get_entries("p", [["a", "b"]], "V2") == [(b"graph-ab", None)]  # other scene rules: the graph
+        assert cache.get_entries("p", [["a", "b"]]) == [(b"graph-ab", None)]
+        cache.put_scenes("p", [["c"]], [b"scenes-c"], "V2")
+        assert cache.get_entries("p", [["c"]], "V2") == [(None, b"scenes-c")]
+    db = sqlite3.connect(path)
+    db.execute("UPDATE parses SET scenes = X'00'")  # corrupt structures (digest no longer matches)
+    db.commit()
+    db.close()
+    with ParseCache(path) as cache:
+        assert cache.get_entries("p", [["a", "b"], ["c"]], "V1") == [None, (b"graph-c", None)]
+        assert cache.dropped == 1 and cache.info()["entries"] == 1
+
+
+def test_a_cache_of_another_schema_is_moved_aside(tmp_path, capsys):
+    path = tmp_path / "c.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    db.execute("INSERT INTO info VALUES ('schema', 'samsa-parse-cache-1')")
+    db.commit()
+    db.close()
+    with ParseCache(path) as cache:
+        assert cache.info()["entries"] == 0
+    assert "a parse cache of another samsa version" in capsys.readouterr().err

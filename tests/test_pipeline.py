@@ -54,6 +54,29 @@ def test_warm_cache_gives_the_same_result_and_names_the_parser(corpus, capsys, t
     assert "removed 300" in capsys.readouterr().out
 
 
+def test_warm_run_derives_missing_structures_from_cached_graphs_without_parsing(corpus, capsys, tmp_path):
+    """A cache filled by ``samsa parse`` has graphs only: the first scoring run derives and stores their
+    structures (no re-parse: the graphs stay as they were); later runs read only the structures."""
+    import sqlite3
+
+    cache = str(tmp_path / "c.sqlite")
+    reference = _score(corpus, capsys, "--no-cache")
+    out = tmp_path / "parsed"
+    assert main(["parse", "--input", str(corpus / "src.txt"), "--output-dir", str(out), "--cache",
+                 cache, "--quiet"]) == 0  # fmt: skip
+    db = sqlite3.connect(cache)
+    before = db.execute("SELECT key, payload, scenes FROM parses ORDER BY key").fetchall()
+    assert len(before) == 300 and all(row[2] is None for row in before)
+    assert _score(corpus, capsys, "--cache", cache) == reference
+    after = db.execute("SELECT key, payload, scenes FROM parses ORDER BY key").fetchall()
+    assert [r[:2] for r in after] == [r[:2] for r in before]  # the same graphs: nothing parsed again
+    assert all(r[2] is not None for r in after)
+    db.execute("UPDATE parses SET payload = X'00'")  # graphs unreadable now: a warm run must not need them
+    db.commit()
+    db.close()
+    assert _score(corpus, capsys, "--cache", cache, "--jobs", "2") == reference
+
+
 def test_parse_and_compare_annotations_with_jobs(data_dir, tmp_path, capsys):
     gold_dir = tmp_path / "gold"
     gold_dir.mkdir()
@@ -122,26 +145,34 @@ def _root():
     return Path(__file__).resolve().parents[1]
 
 
-def test_cached_payload_that_does_not_decode_is_parsed_again_and_replaced(corpus, capsys, tmp_path):
-    """Workers decode cached payloads; one that passes the digest but is not a graph is re-parsed, never used."""
+@pytest.mark.parametrize("column", ["payload", "scenes"])
+def test_cached_entry_that_does_not_decode_is_parsed_again_and_replaced(corpus, capsys, tmp_path, column):
+    """Workers decode cached graphs and structures; one that passes the digest but does not decode is re-parsed,
+    never used. A warm scoring run reads the structure; without one it reads the graph."""
     import hashlib
     import sqlite3
     import zlib
 
     cache = str(tmp_path / "c.sqlite")
     cold = _score(corpus, capsys, "--cache", cache)
-    bad = zlib.compress(b'{"v": 2, "graph": {}, "nodes": "not a list"}')
+    if column == "payload":
+        bad = zlib.compress(b'{"v": 2, "graph": {}, "nodes": "not a list"}')
+        damage = "payload = ?1, digest = ?2, scenes = NULL, scenes_digest = NULL, scenes_version = NULL"
+    else:
+        bad = b'{"v": "another version", "scenes": []}'
+        damage = "scenes = ?1, scenes_digest = ?2"
     db = sqlite3.connect(cache)
-    db.execute("UPDATE parses SET payload = ?, digest = ? WHERE key IN (SELECT key FROM parses LIMIT 3)",
+    db.execute(f"UPDATE parses SET {damage} WHERE key IN (SELECT key FROM parses LIMIT 3)",
                (bad, hashlib.sha256(bad).digest()))  # fmt: skip
     db.commit()
     db.close()
     for jobs in ("1", "2"):
         assert _score(corpus, capsys, "--cache", cache, "--jobs", jobs) == cold
     db = sqlite3.connect(cache)
-    (n_bad,) = db.execute("SELECT COUNT(*) FROM parses WHERE payload = ?", (bad,)).fetchone()
+    (n_bad,) = db.execute(f"SELECT COUNT(*) FROM parses WHERE {column} = ?", (bad,)).fetchone()
+    (n_without,) = db.execute("SELECT COUNT(*) FROM parses WHERE scenes IS NULL").fetchone()
     db.close()
-    assert n_bad == 0  # replaced by the fresh parses
+    assert n_bad == 0 and n_without == 0  # replaced by the fresh parses, each with its structure
 
 
 def test_evaluate_and_benchmark_give_the_same_numbers_for_every_jobs(data_dir, tmp_path, capsys, corpus):
@@ -162,3 +193,38 @@ def test_evaluate_and_benchmark_give_the_same_numbers_for_every_jobs(data_dir, t
     assert "builtin.v2+fast" in outs["evaluate", "1"]["signatures"]["samsa"]
     assert outs["benchmark", "1"] == outs["benchmark", "2"]
     assert set(outs["benchmark", "1"]["systems"]["DSS"]["samsa"]) == {"samsa", "samsa_abl"}
+
+
+DEFERRED = """
+import sys
+from samsa.cli.startup import defer_spacy_cli
+assert defer_spacy_cli()
+import spacy
+nlp = spacy.load("{model}", exclude=["senter", "ner", "lemmatizer"])
+tags = [t.tag_ for t in nlp("John gave Mary a call .")]
+before = sorted(m for m in ("typer", "weasel", "spacy.cli.download") if m in sys.modules)
+{use}
+after = "typer" in sys.modules and type(sys.modules["spacy.cli"]).__name__ == "module"
+print(tags, before, after)
+"""
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "from spacy.cli import download; assert callable(download)",
+        "import spacy.cli.download; assert callable(spacy.cli.download.download)",
+        "assert isinstance(spacy.info(markdown=False, silent=True), dict)",
+        "assert spacy.cli.info.__name__ == 'info'",
+    ],
+)
+def test_the_samsa_executable_imports_spacy_cli_only_when_used(use):
+    """The ``samsa`` executable defers spaCy's own command line (a third of its import time); spaCy still tags,
+    and any use of ``spacy.cli`` gets the real package."""
+    from aligners.annotate import DEFAULT_MODELS, spacy_model_id
+
+    model = next(m for m in DEFAULT_MODELS if spacy_model_id(m) != m)
+    code = DEFERRED.format(model=model, use=use)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=_root())
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "['NNP', 'VBD', 'NNP', 'DT', 'NN', '.'] [] True"

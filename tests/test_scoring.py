@@ -157,3 +157,28 @@ def test_per_relation_indexing_quirk():
     # EASSE: relation list [went, went, stayed]; scene 2 reads entry 1 ("went"), absent from
     # "She stayed .": 0.5*0 + 0.5*1 = 0.5; (1 + 0.5) / 2 = 75
     assert Samsa(tokenizer="none", compat="easse").sentence_score(g, out).samsa == 75.0
+
+
+def test_structure_codec_round_trip_scores_exactly_as_the_graph(data_dir):
+    """The parse cache keeps each graph's paper-mode structure: decoded, it scores (detail included) exactly as
+    the graph does, and it is refused for other tokens or other scene rules."""
+    from aligners.exact import ExactAligner
+    from samsa.graph import tokens
+    from samsa.scoring.paper import decode_structure, encode_structure, paper_structure, score_paper
+    from samsa.ucca_xml import list_passage_files
+
+    aligner = ExactAligner()
+    for f in list_passage_files(data_dir / "ucca" / "20k" / "test")[:60]:
+        g = load_passage(f)
+        words = tokens(g)
+        st = paper_structure(g)
+        text = encode_structure(st, g)
+        back = decode_structure(text, words)
+        assert back == st
+        output = [words[: len(words) // 2], words[len(words) // 2 :]]
+        assert score_paper(None, output, aligner, back) == score_paper(g, output, aligner)
+        if any(sc.words for sc in st):
+            assert decode_structure(text, ["x"] * len(words)) is None
+        assert decode_structure(text.replace('"v":"paper:', '"v":"paper:old'), words) is None
+    assert decode_structure("not json", ["a"]) is None
+    assert decode_structure('{"v": 1}', ["a"]) is None

@@ -55,8 +55,8 @@ class BuiltinParser:
         style: str = "wiki",
         encoder_dir: str | Path | None = None,
     ) -> None:
-        from parsers.builtin.features import STYLES
-        from parsers.builtin.runtime import load_weights
+        from parsers.builtin.features import STYLES, Vocab
+        from parsers.builtin.runtime import read_header
 
         if pipeline is not None and pipeline not in PIPELINES:
             raise PluginUnavailable(f"unknown parser pipeline {pipeline!r}; choose from {', '.join(PIPELINES)}")
@@ -72,9 +72,11 @@ class BuiltinParser:
         if not path.is_file():
             raise PluginUnavailable(f"parser weights not found at {path}")
         try:
-            self.vocab, self.net, self.meta = load_weights(path)
-        except (ValueError, OSError, KeyError) as e:
+            header = read_header(path)  # the tensors load at the first parse (a warm cache never needs them)
+            self.vocab, self.meta, self._config = Vocab(**header["vocab"]), header["meta"], header["config"]
+        except (ValueError, OSError, KeyError, TypeError) as e:
             raise PluginUnavailable(f"{path}: cannot read parser weights ({e})") from None
+        self.encoder_layers = [int(x) for x in self._config.get("encoder_layers", ())]
         # off by default (it costs 0.5-0.7 labeled F1); parsers/calibrate.py stores the dev-calibrated value in
         # meta["decode"]["scene_bias"], which makes the parser find about as many Scenes as the annotators
         self.scene_bias = 0.0 if scene_bias is None else scene_bias
@@ -85,30 +87,41 @@ class BuiltinParser:
         self._model_name = model
         self._digest: str | None = None
         # v3 weights: which guidelines to follow (Wiki/20K: UCCA v1, the default; EWT: v2) and the frozen encoder
-        self.style = style if self.net.styles else "wiki"
+        self.style = style if int(self._config.get("styles", 0)) else "wiki"
         self._style_id = STYLES.index(self.style)
         self._encoder_dir = encoder_dir
         self._encoder_digest: str | None = None
-        if self.net.encoder_layers:
+        if self.encoder_layers:
             from parsers.builtin.encoder import find_model_dir
 
             find_model_dir(encoder_dir)  # fail now, with the install command, not at the first parse
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled for worker processes without the spaCy pipeline (each worker loads its own, once)."""
+        """Pickled for worker processes without the spaCy pipeline, the network and the encoder (each worker
+        loads its own, once: a small pickle per Dask worker)."""
         state = dict(self.__dict__)
-        state.pop("nlp", None)
-        state.pop("encoder", None)
+        for loaded in ("nlp", "net", "encoder"):
+            state.pop(loaded, None)
         return state
+
+    @cached_property
+    def net(self) -> Any:
+        """The network (numpy), loaded on first use."""
+        from parsers.builtin.runtime import load_net
+
+        try:
+            return load_net(self.weights, {"config": self._config})
+        except (ValueError, OSError, KeyError) as e:
+            raise PluginUnavailable(f"{self.weights}: cannot read parser weights ({e})") from None
 
     @cached_property
     def encoder(self) -> Any:
         """The frozen contextual encoder (v3 weights only), loaded on first use."""
-        if not self.net.encoder_layers:
+        if not self.encoder_layers:
             return None
         from parsers.builtin.encoder import MiniLM
 
-        return MiniLM(self._encoder_dir, depth=max(self.net.encoder_layers))
+        return MiniLM(self._encoder_dir, depth=max(self.encoder_layers))
 
     @cached_property
     def nlp(self) -> Any:
@@ -158,7 +171,7 @@ class BuiltinParser:
         if self._digest is None:
             self._digest = weights_digest(self.weights)
         key = f"{self.signature()}|sha256:{self._digest}|spacy:{spacy_model_id(self._model_name)}"
-        if self.net.encoder_layers:
+        if self.encoder_layers:
             if self._encoder_digest is None:
                 self._encoder_digest = _encoder_id(self._encoder_dir)
             key += f"|encoder:sha256:{self._encoder_digest}"

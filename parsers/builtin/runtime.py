@@ -25,7 +25,16 @@ import numpy as np
 
 from parsers.builtin.features import Featurized, Vocab
 
-__all__ = ["FORMATS", "NumpySpanNet", "load_weights", "save_weights", "update_meta", "weights_digest"]
+__all__ = [
+    "FORMATS",
+    "NumpySpanNet",
+    "load_net",
+    "load_weights",
+    "read_header",
+    "save_weights",
+    "update_meta",
+    "weights_digest",
+]
 
 #: v1: no remote-edge classifier; v2: remote edges; v3: frozen encoder features and a guideline-style input
 FORMATS = ("samsa-ucca-span-v1", "samsa-ucca-span-v2", "samsa-ucca-span-v3")
@@ -177,16 +186,30 @@ class NumpySpanNet:
         return h @ self.s["remote.3.weight"].T + self.s["remote.3.bias"]
 
 
-def load_weights(path: str | os.PathLike[str]) -> tuple[Vocab, NumpySpanNet, dict[str, Any]]:
-    """Read a weights file: (vocabulary, network, training record). Raises ValueError when it is not one."""
+def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """A weights file's header (format, vocabulary, network sizes, training record) without its tensors:
+    what a parser needs to know before its first parse (a warm parse cache never needs the tensors).
+    Raises ValueError when it is not one."""
     with np.load(path, allow_pickle=False) as z:
         if META_KEY not in z.files:
             raise ValueError(f"{path} has no {META_KEY}: not a samsa span-parser weights file")
         header = json.loads(z[META_KEY].tobytes().decode("utf-8"))
-        if header.get("format") not in FORMATS:
-            raise ValueError(f"{path} is not a samsa span-parser weights file (format {header.get('format')!r})")
+    if header.get("format") not in FORMATS:
+        raise ValueError(f"{path} is not a samsa span-parser weights file (format {header.get('format')!r})")
+    return header
+
+
+def load_net(path: str | os.PathLike[str], header: Mapping[str, Any]) -> NumpySpanNet:
+    """The network of a weights file whose header is ``header``."""
+    with np.load(path, allow_pickle=False) as z:
         state = {k[len("state/") :]: z[k] for k in z.files if k.startswith("state/")}
-    return Vocab(**header["vocab"]), NumpySpanNet(state, header["config"]), header["meta"]
+    return NumpySpanNet(state, header["config"])
+
+
+def load_weights(path: str | os.PathLike[str]) -> tuple[Vocab, NumpySpanNet, dict[str, Any]]:
+    """Read a weights file: (vocabulary, network, training record). Raises ValueError when it is not one."""
+    header = read_header(path)
+    return Vocab(**header["vocab"]), load_net(path, header), header["meta"]
 
 
 def save_weights(path: str | os.PathLike[str], *, state: Mapping[str, np.ndarray], vocab: Vocab,

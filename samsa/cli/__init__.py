@@ -30,7 +30,7 @@ from samsa.cli import (
 )
 from samsa.errors import SamsaError
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "console", "main"]
 
 COMMANDS = (
     score,
@@ -82,5 +82,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-if __name__ == "__main__":  # pragma: no cover
+def console() -> None:
+    """The ``samsa`` executable and ``python -m samsa``: :func:`main` in a process of its own, where spaCy's
+    command line is imported only if used (:mod:`samsa.cli.startup`; a third of spaCy's import time)."""
+    from samsa.cli.startup import defer_spacy_cli
+
+    defer_spacy_cli()
     sys.exit(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    console()

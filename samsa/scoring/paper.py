@@ -9,8 +9,12 @@ units score 0.5.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import networkx as nx
 
@@ -20,7 +24,7 @@ from samsa.queries import main_relations, minimal_centers, participants, scenes,
 from samsa.scoring.formula import samsa_from_scene_scores, scene_score
 from samsa.scoring.result import SceneResult, SentenceResult, UnitCheck
 
-__all__ = ["PaperScene", "paper_structure", "score_paper"]
+__all__ = ["PaperScene", "decode_structure", "encode_structure", "paper_structure", "score_paper", "structure_version"]
 
 
 @dataclass(frozen=True)
@@ -28,14 +32,14 @@ class _Unit:
     units: tuple[str, ...]
     centers: tuple[str, ...]
     terminals: frozenset[str]  # terminals that must all be aligned; empty -> 0.5
+    words: tuple[str, ...] = ()  # the terminals' words in sentence order (what a report shows)
 
-    def check(self, g: nx.DiGraph, aligned: set[str]) -> UnitCheck:
+    def check(self, aligned: set[str]) -> UnitCheck:
         if not self.terminals:
             score = 0.5
         else:
             score = 1.0 if self.terminals <= aligned else 0.0
-        words = tuple(g.nodes[t]["text"] for t in sorted(self.terminals, key=lambda t: g.nodes[t]["position"]))
-        return UnitCheck(self.units, self.centers, words, score)
+        return UnitCheck(self.units, self.centers, self.words, score)
 
 
 def _center_terminals(g: nx.DiGraph, center: str) -> list[str]:
@@ -51,7 +55,8 @@ def _unit(g: nx.DiGraph, units: Sequence[str]) -> _Unit:
     for u in units:
         centers.extend(c for c in minimal_centers(g, u) if c not in centers)
     terms = frozenset(t for c in centers for t in _center_terminals(g, c))
-    return _Unit(tuple(units), tuple(centers), terms)
+    words = tuple(g.nodes[t]["text"] for t in sorted(terms, key=lambda t: g.nodes[t]["position"]))
+    return _Unit(tuple(units), tuple(centers), terms, words)
 
 
 @dataclass(frozen=True)
@@ -69,7 +74,9 @@ def paper_structure(g: nx.DiGraph) -> tuple[PaperScene, ...]:
     """The scenes of ``g`` with their words, main relations and participants' minimal centers.
 
     It depends on the graph only, so scoring several systems against the same
-    source computes it once (``score_paper(..., structure=)``).
+    source computes it once (``score_paper(..., structure=)``), and the parse
+    cache keeps it (:func:`encode_structure`): a warm run scores without
+    rebuilding any graph.
     """
     out = []
     for sc in scenes(g):
@@ -79,8 +86,75 @@ def paper_structure(g: nx.DiGraph) -> tuple[PaperScene, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=1)
+def structure_version() -> str:
+    """A digest of the code that derives a structure from a graph (this module, ``queries``, ``graph``).
+
+    Stored next to every cached structure: a samsa whose scene rules changed
+    recomputes the structure from the cached graph instead of trusting it.
+    """
+    import samsa.graph
+    import samsa.queries
+
+    h = hashlib.sha256()
+    for module in (samsa.graph.__file__, samsa.queries.__file__, __file__):
+        h.update(Path(module).read_bytes())
+    return "paper:" + h.hexdigest()[:24]
+
+
+def encode_structure(structure: Sequence[PaperScene], g: nx.DiGraph) -> str:
+    """A structure as compact JSON (the parse cache stores it beside the graph); :func:`decode_structure` inverts it.
+
+    Terminals are written with their positions in ``g`` so that decoding can
+    check them against the input tokens.
+    """
+
+    def unit(u: _Unit) -> list[object]:
+        terms = sorted(u.terminals, key=lambda t: g.nodes[t]["position"])
+        return [list(u.units), list(u.centers), terms, list(u.words)]
+
+    scenes = [[sc.scene, [[t, g.nodes[t]["position"]] for t in sc.leaves], list(sc.words), unit(sc.main_relation),
+               [unit(p) for p in sc.participants]] for sc in structure]  # fmt: skip
+    return json.dumps({"v": structure_version(), "scenes": scenes}, ensure_ascii=False, separators=(",", ":"))
+
+
+def decode_structure(text: str | bytes, sentence: str | Sequence[str]) -> tuple[PaperScene, ...] | None:
+    """The structure in ``text``, or None when it does not decode, comes from other scene rules
+    (:func:`structure_version`), or names words that are not ``sentence``'s tokens at their positions."""
+    try:
+        doc = json.loads(text)
+        if doc["v"] != structure_version():
+            return None
+        tokens = None if isinstance(sentence, str) else list(sentence)
+        out = []
+        for scene, leaves, words, mr, parts in doc["scenes"]:
+            if len(leaves) != len(words) or (tokens is not None and not _at_positions(leaves, words, tokens)):
+                return None
+            leaf_ids = tuple(str(t) for t, _ in leaves)
+            out.append(PaperScene(str(scene), leaf_ids, tuple(map(str, words)), _decode_unit(mr),
+                                  tuple(_decode_unit(p) for p in parts)))  # fmt: skip
+        return tuple(out)
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def _at_positions(leaves: list[list[object]], words: list[str], tokens: list[str]) -> bool:
+    """Each leaf's word is the input token at the leaf's (1-based) position."""
+    for (_, pos), w in zip(leaves, words, strict=True):
+        if not isinstance(pos, int) or not 0 < pos <= len(tokens) or tokens[pos - 1] != w:
+            return False
+    return True
+
+
+def _decode_unit(row: list[list[str]]) -> _Unit:
+    units, centers, terms, words = row
+    if len(terms) != len(words):
+        raise ValueError("a unit's terminals and words differ in number")
+    return _Unit(tuple(map(str, units)), tuple(map(str, centers)), frozenset(map(str, terms)), tuple(map(str, words)))
+
+
 def score_paper(
-    g: nx.DiGraph,
+    g: nx.DiGraph | None,
     sentences: Sequence[Sequence[str]],
     aligner: Aligner,
     structure: Sequence[PaperScene] | None = None,
@@ -90,7 +164,7 @@ def score_paper(
     Parameters
     ----------
     g
-        The source sentence's UCCA graph.
+        The source sentence's UCCA graph (only read when ``structure`` is not given).
     sentences
         The system output, one token list per output sentence (empty: no output).
     aligner
@@ -99,7 +173,11 @@ def score_paper(
     structure
         ``paper_structure(g)``, when the caller already has it.
     """
-    info = paper_structure(g) if structure is None else structure
+    if structure is None:
+        if g is None:
+            raise ValueError("score_paper needs a graph or its structure")
+        structure = paper_structure(g)
+    info = structure
     n_inp, n_out = len(info), len(sentences)
     one_to_one = n_inp == n_out
     skip_matching = n_out > n_inp  # case 2 of section 4.1: the score is 0 anyway
@@ -119,8 +197,8 @@ def score_paper(
                     best_n, best_j, best = len(aligned), j, aligned
             if one_to_one and best_j is not None:
                 used.add(best_j)
-        mr = scene.main_relation.check(g, best)
-        parts = tuple(p.check(g, best) for p in scene.participants)
+        mr = scene.main_relation.check(best)
+        parts = tuple(p.check(best) for p in scene.participants)
         results.append(
             SceneResult(
                 scene=sc,

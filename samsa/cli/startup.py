@@ -1,0 +1,118 @@
+"""Start-up of the ``samsa`` command: spaCy's own command line is imported only if something uses it.
+
+``import spacy`` runs ``from .cli.info import info``, which imports spaCy's
+whole command-line interface (typer, weasel, httpx, its download and project
+commands): about a third of spaCy's import time, 0.3-0.5 s of every ``samsa``
+run that parses, for a function (``spacy.info``) samsa never calls. The
+``samsa`` executable (not the library: importing ``samsa`` changes nothing)
+therefore registers stand-ins for ``spacy.cli`` and ``spacy.cli.info`` before
+spaCy is imported. They are transparent: the first use of anything under
+``spacy.cli`` (an attribute, a submodule import, a call of ``spacy.info``)
+imports the real package and hands over to it. ``docs/BENCHMARKS.md`` has the
+start-up figures; ``tests/test_pipeline.py`` checks both the saving and the
+hand-over.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+__all__ = ["defer_spacy_cli"]
+
+_NAMES = ("spacy.cli.info", "spacy.cli")
+
+
+class _StandIn(ModuleType):
+    """A module that imports the real ``spacy.cli`` on its first attribute access."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):  # the import system probing (``__path__``): not a use
+            raise AttributeError(name)
+        real = _load_real()
+        target = real if self.__name__ == "spacy.cli" else importlib.import_module(self.__name__)
+        return getattr(target, name)
+
+
+class _HandOver(importlib.abc.MetaPathFinder):
+    """Before any real submodule of ``spacy.cli`` is imported, the real package replaces the stand-ins; the
+    ``spacy`` package itself gets ``spacy.cli`` (the stand-in) as an attribute, as a real import would give it."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if not _active():
+            return None
+        if name == "spacy":
+            spec = importlib.machinery.PathFinder.find_spec(name, path)
+            if spec is not None and spec.loader is not None:
+                spec.loader = _WithCli(spec.loader)
+            return spec
+        if name.startswith("spacy.cli.") and name not in _NAMES:
+            _load_real()
+        return None  # the regular finders do the import
+
+
+class _WithCli(importlib.abc.Loader):
+    """The ``spacy`` package's own loader, with ``spacy.cli`` bound before the package's code runs."""
+
+    def __init__(self, loader: Any) -> None:
+        self.loader = loader
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        if _active():
+            module.cli = sys.modules["spacy.cli"]  # type: ignore[attr-defined]
+        self.loader.exec_module(module)
+
+
+def _active() -> bool:
+    return isinstance(sys.modules.get("spacy.cli"), _StandIn)
+
+
+def _load_real() -> ModuleType:
+    """Drop the stand-ins and import the real ``spacy.cli`` (idempotent)."""
+    for name in _NAMES:
+        if isinstance(sys.modules.get(name), _StandIn):
+            del sys.modules[name]
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _HandOver)]
+    real = importlib.import_module("spacy.cli")
+    spacy = sys.modules.get("spacy")
+    if spacy is not None:
+        spacy.cli = real  # type: ignore[attr-defined]
+        spacy.info = real.info  # type: ignore[attr-defined]
+    return real
+
+
+def _info(*args: Any, **kwargs: Any) -> Any:
+    """``spacy.info``: imports spaCy's command line, then runs the real function."""
+    return _load_real().info(*args, **kwargs)
+
+
+def defer_spacy_cli() -> bool:
+    """Register the stand-ins if spaCy is installed and not imported yet; returns whether it did."""
+    if "spacy" in sys.modules or "spacy.cli" in sys.modules:
+        return False
+    try:
+        spec = importlib.util.find_spec("spacy")
+    except (ImportError, ValueError):
+        return False
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    cli_dir = Path(next(iter(spec.submodule_search_locations))) / "cli"
+    if not (cli_dir / "__init__.py").is_file() or not (cli_dir / "info.py").is_file():
+        return False  # another layout: import it the normal way
+    cli = _StandIn("spacy.cli")
+    cli.__path__ = [str(cli_dir)]
+    info = _StandIn("spacy.cli.info")
+    info.info = _info  # type: ignore[attr-defined]
+    sys.modules["spacy.cli"] = cli
+    sys.modules["spacy.cli.info"] = info
+    sys.meta_path.insert(0, _HandOver())
+    return True
