@@ -58,3 +58,17 @@ def test_training_continues_from_a_weights_file(tmp_path, data_dir):
     assert [h["epoch"] for h in meta["history"]] == [2]  # numbering goes on from the first run's best epoch
     with pytest.raises(SystemExit, match="not the same network"):
         main([*base, "--out", str(tmp_path / "c.npz"), "--init", str(first), "--styles"])
+
+
+def test_scene_weights_mark_main_relations_and_the_scenes_that_hold_them(fixture_path):
+    """``--scene-weight``: on "John got home and gave Mary a call ." the weighted spans are the first Scene
+    (0-3) and its P "got" (1-2), and the second Scene, whose P is discontiguous (H/P over 4-8); nothing else."""
+    from parsers.builtin.tree import graph_to_spans
+    from parsers.train import scene_weights
+    from samsa.ucca_xml import load_passage
+
+    words, spans = graph_to_spans(load_passage(fixture_path("ucca/paper/1_john_home_call.xml")))
+    assert scene_weights(len(words), spans, 1.0) is None
+    w = scene_weights(len(words), spans, 3.0)
+    assert sorted((int(i), int(j)) for i, j in (w == 3.0).nonzero()) == [(0, 3), (1, 2), (4, 8)]
+    assert int((w == 1.0).sum()) == w.numel() - 3
