@@ -262,10 +262,30 @@ class PoolExecutor:
             ctx.set_forkserver_preload(["samsa.pipeline", "samsa.metric"])
         self.job = job
         self.jobs = jobs
+        self.forks = method == "fork"
+        self.started = False
         self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_process, initargs=(job,))
 
     def map(self, tasks: Iterable[list[Item]], want: str) -> Iterator[list[ItemResult]]:
-        return _ordered_window((lambda t: self.pool.submit(_run_in_process, t, want)), tasks, 2 * self.jobs)
+        return _ordered_window(self._submit(want), tasks, 2 * self.jobs)
+
+    def _submit(self, want: str) -> Callable[[list[Item]], Any]:
+        def submit(task: list[Item]) -> Any:
+            if not self.started:  # the pool forks its workers at the first submission
+                self.started = True
+                self._load_parser_before_forking(task)
+            return self.pool.submit(_run_in_process, task, want)
+
+        return submit
+
+    def _load_parser_before_forking(self, first: list[Item]) -> None:
+        """With fork, a parser loaded here (spaCy, network) is every worker's at no cost (shared pages): the
+        workers then parse at once instead of each loading the same models side by side, which on two cores
+        took each of them longer than one load alone. Only when the first chunk has something to parse (a warm
+        cache needs no parser) and the parser says how (``BuiltinParser.load``)."""
+        load = getattr(self.job.parser, "load", None)
+        if self.forks and callable(load) and any(it.kind == "parse" for it in first):
+            load()
 
     def close(self) -> None:
         self.pool.shutdown(cancel_futures=True)

@@ -130,6 +130,11 @@ class BuiltinParser:
         # not needed by the parser; checked not to change tags, dependencies or vectors (docs/parser.md)
         return load_spacy(self._model_name, exclude=UNUSED_PIPES)
 
+    def load(self) -> None:
+        """Load now what the first parse would (spaCy pipeline, network, encoder): a process pool calls it
+        before forking its workers, so that they share one copy."""
+        _ = self.nlp, self.net, self.encoder
+
     def tokenize(self, sentence: str) -> list[str]:
         return [t.text for t in self.nlp.tokenizer(sentence) if not t.is_space]
 
