@@ -228,3 +228,46 @@ def test_the_samsa_executable_imports_spacy_cli_only_when_used(use):
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=_root())
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "['NNP', 'VBD', 'NNP', 'DT', 'NN', '.'] [] True"
+
+
+class _CountingParser:
+    """Parses a token list into one unit over all tokens; counts ``load`` calls (in the process that makes them)."""
+
+    loads = 0
+
+    def load(self) -> None:
+        type(self).loads += 1
+
+    def parse(self, sentences):
+        from samsa.graph import add_edge, add_unit, from_tokens
+
+        out = []
+        for s in sentences:
+            g = from_tokens(list(s))
+            add_unit(g, "1.2")
+            add_edge(g, "1.1", "1.2", "H")
+            for k in range(1, len(s) + 1):
+                add_edge(g, "1.2", f"0.{k}", "Terminal")
+            out.append(g)
+        return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the pool forks on Linux only")
+def test_pool_loads_the_parser_once_in_the_parent_before_forking_and_only_to_parse():
+    from samsa.pipeline import Item, Job, PoolExecutor
+
+    job = Job(parser=_CountingParser(), score=False)
+    pool = PoolExecutor(job, 2)
+    try:
+        results = list(pool.map([[Item("parse", ["a", "b"])], [Item("parse", ["c"])]], "all"))
+    finally:
+        pool.close()
+    assert _CountingParser.loads == 1 and [tokens(r[0].graph) for r in results] == [["a", "b"], ["c"]]
+    _CountingParser.loads = 0
+    pool = PoolExecutor(job, 2)
+    try:
+        gold = _CountingParser().parse([["x"]])[0]
+        list(pool.map([[Item("graph", gold)]], "all"))  # nothing to parse: nothing loaded
+    finally:
+        pool.close()
+    assert _CountingParser.loads == 0
