@@ -6,8 +6,9 @@ Usage:
 Workload: the WikiSplit test set (5,000 real sentence pairs, raw text; the
 split side as the system output), repeated to each size. ``--no-cache`` so that
 every sentence is really parsed (repetitions would otherwise be cache hits).
-Peak memory is the largest sum of RSS over the samsa process and all its
-descendants (the pool workers), sampled every 0.2 s from /proc (Linux). The
+Peak memory is the largest sum of RSS, and of PSS (shared pages counted
+once), over the samsa process and all its descendants (the pool workers),
+sampled every 0.2 s from /proc (Linux). The
 per-worker rate gives a projection for 1M pairs on N Dask workers (linear in
 N: chunks are independent and only sentence scores come back). Writes
 ``benchmarks/results/scaling.json``.
@@ -31,8 +32,10 @@ from _data import DATA, write_json
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def tree_rss(pid: int) -> int:
-    """RSS (bytes) of ``pid`` and all its descendants."""
+def tree_memory(pid: int) -> tuple[int, int]:
+    """(RSS, PSS) in bytes of ``pid`` and all its descendants. Pool workers forked from a parent that loaded
+    the parser share its pages: summed RSS counts them once per process, summed PSS (each shared page
+    divided among its sharers) counts them once."""
     parents: dict[int, int] = {}
     rss: dict[int, int] = {}
     for d in Path("/proc").iterdir():
@@ -51,20 +54,31 @@ def tree_rss(pid: int) -> int:
             if parent == p and child not in family:
                 family.add(child)
                 frontier.append(child)
-    return sum(rss.get(p, 0) for p in family)
+    return sum(rss.get(p, 0) for p in family), sum(_pss(p) for p in family)
 
 
-def run(cmd: list[str]) -> tuple[float, int]:
+def _pss(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def run(cmd: list[str]) -> tuple[float, int, int]:
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
-    peak = 0
+    peak_rss = peak_pss = 0
     while proc.poll() is None:
-        peak = max(peak, tree_rss(proc.pid))
+        rss, pss = tree_memory(proc.pid)
+        peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
         time.sleep(0.2)
     wall = time.perf_counter() - start
     if proc.returncode:
         raise SystemExit(proc.stderr.read().decode() if proc.stderr else "failed")
-    return wall, peak
+    return wall, peak_rss, peak_pss
 
 
 def main() -> None:
@@ -84,9 +98,9 @@ def main() -> None:
         (tmp / "sys.txt").write_text("\n".join((out * reps)[:size]) + "\n", encoding="utf-8")
         cmd = [samsa, "score", "--source", str(tmp / "src.txt"), "--system", str(tmp / "sys.txt"), "--no-cache",
                "--quiet", "--jobs", str(args.jobs), "--per-sentence", str(tmp / "rows.jsonl")]  # fmt: skip
-        wall, peak = run(cmd)
+        wall, peak_rss, peak_pss = run(cmd)
         row = {"pairs": size, "wall_s": round(wall, 1), "pairs_per_s": round(size / wall, 1),
-               "peak_rss_mb": round(peak / 2**20, 1)}  # fmt: skip
+               "peak_rss_mb": round(peak_rss / 2**20, 1), "peak_pss_mb": round(peak_pss / 2**20, 1)}  # fmt: skip
         print(row, file=sys.stderr, flush=True)
         rows.append(row)
     shutil.rmtree(tmp, ignore_errors=True)
