@@ -54,3 +54,21 @@ def test_crossing_spans_are_dropped_and_tokens_kept():
     g = spans_to_graph(["a", "b", "c", "."], [Span(0, 2, "A"), Span(1, 3, "P"), Span(3, 4, "U")])
     assert [g.nodes[t]["text"] for t in sorted(n for n in g if g.nodes[n]["layer"] == "0")] == ["a", "b", "c", "."]
     assert all(g.in_degree(n) == 1 for n in g if g.nodes[n]["layer"] == "0")
+
+
+def test_spans_inside_a_punctuation_unit_are_dropped():
+    """A U span over punctuation only is a PNCT unit, which holds terminals only (the ucca package's PunctNode
+    has no room for units): U spans predicted inside it are not built. (The accurate model predicted
+    ``" "`` as a U span with a U span per quote on a 20K test sentence.)"""
+    from samsa.ucca_interop import to_ucca
+    from samsa.validate import check_passage
+
+    words = ['"', '"', "Ships", "sailed", "."]
+    g = spans_to_graph(words, [Span(0, 2, "U"), Span(0, 1, "U"), Span(1, 2, "U"), Span(2, 3, "A"), Span(3, 4, "P")])
+    check_passage(g)
+    pnct = [n for n in g if g.nodes[n]["layer"] == "1" and g.nodes[n]["type"] == "PNCT"]
+    assert sorted(sorted(g.successors(n)) for n in pnct) == [["0.1", "0.2"], ["0.5"]]
+    pytest.importorskip("ucca")
+    from ucca.evaluation import evaluate
+
+    evaluate(to_ucca(g), to_ucca(g), normalize=False, constructions=("primary", "remote"))  # raised before

@@ -162,6 +162,8 @@ def spans_to_graph(tokens: list[str], spans: list[Span], passage_id: str = "1") 
         if not stack:
             continue
         node = stack[-1][2]
+        if g.nodes[node]["type"] == "PNCT":
+            continue  # a span inside a punctuation unit: UCCA's punctuation units hold terminals only
         for lab in s.label.split("/"):
             counter += 1
             nid = f"1.{counter}"
