@@ -173,8 +173,15 @@ class Worker:
         for k, it in enumerate(items):
             g, st = got.graphs[k], got.structures[k]
             scenes = None
-            # the parent caches: structures of new parses, and of cached graphs that had none, go back with them
-            if want == "parsed" and self.paper and st is not None and g is not None and it.scenes is None:
+            # the parent caches: structures of new parses (repaired entries included), and of cached graphs that
+            # had none, go back with them
+            if (
+                want == "parsed"
+                and self.paper
+                and st is not None
+                and g is not None
+                and (got.parsed[k] or it.scenes is None)
+            ):
                 scenes = encode_structure(st, g).encode("utf-8")
             out.append(ItemResult(g if want == "all" else None,
                                   payload=encode_graph(g) if got.parsed[k] and want != "none" else None,

@@ -168,11 +168,11 @@ def test_cached_entry_that_does_not_decode_is_parsed_again_and_replaced(corpus, 
     db.close()
     for jobs in ("1", "2"):
         assert _score(corpus, capsys, "--cache", cache, "--jobs", jobs) == cold
-    db = sqlite3.connect(cache)
-    (n_bad,) = db.execute(f"SELECT COUNT(*) FROM parses WHERE {column} = ?", (bad,)).fetchone()
-    (n_without,) = db.execute("SELECT COUNT(*) FROM parses WHERE scenes IS NULL").fetchone()
-    db.close()
-    assert n_bad == 0 and n_without == 0  # replaced by the fresh parses, each with its structure
+        db = sqlite3.connect(cache)
+        (n_bad,) = db.execute(f"SELECT COUNT(*) FROM parses WHERE {column} = ?", (bad,)).fetchone()
+        (n_without,) = db.execute("SELECT COUNT(*) FROM parses WHERE scenes IS NULL").fetchone()
+        db.close()
+        assert n_bad == 0 and n_without == 0  # replaced by the fresh parses, each with its structure
 
 
 def test_evaluate_and_benchmark_give_the_same_numbers_for_every_jobs(data_dir, tmp_path, capsys, corpus):
