@@ -71,6 +71,9 @@ class _WithCli(importlib.abc.Loader):
             module.cli = sys.modules["spacy.cli"]  # type: ignore[attr-defined]
         self.loader.exec_module(module)
 
+    def __getattr__(self, name: str) -> Any:  # get_data, get_filename, get_resource_reader, ...: the real loader's
+        return getattr(self.loader, name)
+
 
 def _active() -> bool:
     return isinstance(sys.modules.get("spacy.cli"), _StandIn)
