@@ -2,12 +2,17 @@
 
 Usage:
     python benchmarks/compare_annotations.py [--parser builtin:accurate]
+    python benchmarks/compare_annotations.py --gold ucca/wiki/dev --parser builtin:accurate \
+        --weights FILE [--style wiki] --out NAME.json
 
 Outputs: "identity" (the gold tokens) and "scene-split" (one sentence per gold
 scene: each scene's words, separated by <::::>). Both are scored with the manual
 UCCA of ../shared/data/ucca/20k/test and with the built-in parser's UCCA of the
 same tokens (exact aligner, tokenizer none). Writes ``compare_annotations.json`` for the default
-parser and ``compare_annotations_<pipeline>.json`` for ``--parser builtin:<pipeline>``.
+parser and ``compare_annotations_<pipeline>.json`` for ``--parser builtin:<pipeline>``. ``--gold``
+takes another gold set (a dev set, to choose between weights without looking at test), and
+``--weights`` a weights file for the pipeline (a candidate not shipped): the benchmark parses with it
+and hands the XML to ``compare-annotations --parsed``.
 """
 
 from __future__ import annotations
@@ -29,8 +34,9 @@ from samsa.queries import scenes, unit_terminals
 from samsa.ucca_xml import list_passage_files, load_passage
 
 
-def run(parser: str = "builtin") -> dict:
-    gold_dir = DATA / "ucca" / "20k" / "test"
+def run(parser: str = "builtin", gold_rel: str = "ucca/20k/test", weights: str | None = None,
+        style: str = "wiki") -> dict:  # fmt: skip
+    gold_dir = DATA / gold_rel
     gold = [load_passage(f) for f in list_passage_files(gold_dir)]
     identity = [" ".join(tokens(g)) for g in gold]
     split = [" <::::> ".join(" ".join(g.nodes[t]["text"] for t in unit_terminals(g, s)) for s in scenes(g))
@@ -41,10 +47,13 @@ def run(parser: str = "builtin") -> dict:
             f = Path(tmp) / name
             f.write_text("\n".join(lines) + "\n", encoding="utf-8")
             files.append(str(f))
+        source = ["--parser", parser]
+        if weights:
+            source = ["--parsed", str(parse_with(weights, parser, style, gold, Path(tmp) / "parsed"))]
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
             rc = main(["compare-annotations", "--ucca", str(gold_dir), "--system", *files, "--tokenizer", "none",
-                       "--sentence-separator", "<::::>", "--json", "--parser", parser, "--no-cache"])  # fmt: skip
+                       "--sentence-separator", "<::::>", "--json", *source, "--no-cache"])  # fmt: skip
     assert rc == 0
     result = json.loads(buf.getvalue())
     result["systems"] = {Path(k).name: {kk: vv for kk, vv in v.items() if kk != "per_sentence_difference"}
@@ -54,14 +63,36 @@ def run(parser: str = "builtin") -> dict:
     return result
 
 
+def parse_with(weights: str, parser: str, style: str, gold: list, out: Path) -> Path:
+    """Parse the gold sentences (their tokens) with a weights file for ``parser``'s pipeline; one XML each."""
+    from parsers.builtin import BuiltinParser
+    from samsa.ucca_xml import write_standard
+
+    out.mkdir()
+    pipeline = parser.partition(":")[2] or "fast"
+    for k, g in enumerate(
+        BuiltinParser(weights=weights, pipeline=pipeline, style=style).parse([tokens(g) for g in gold]), 1
+    ):
+        write_standard(g, out / f"{k:05d}.xml")
+    return out
+
+
 if __name__ == "__main__":
     import argparse
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--parser", default="builtin")
+    ap.add_argument("--gold", default="ucca/20k/test", help="gold set under the data folder")
+    ap.add_argument("--weights", default=None, help="a weights file for the pipeline instead of its shipped one")
+    ap.add_argument("--style", default="wiki", help="guideline style for --weights (ewt for EWT)")
+    ap.add_argument("--out", default=None, help="file name under benchmarks/results")
     args = ap.parse_args()
-    res = run(args.parser)
+    res = run(args.parser, args.gold, args.weights, args.style)
     res["parser"] = args.parser
+    res["gold"] = args.gold
+    if args.weights:
+        res["weights"] = Path(args.weights).name
     pipeline = args.parser.partition(":")[2]
-    write_json(f"compare_annotations_{pipeline}.json" if pipeline else "compare_annotations.json", res)
+    default = f"compare_annotations_{pipeline}.json" if pipeline else "compare_annotations.json"
+    write_json(args.out or default, res)
     print(json.dumps(res, indent=2))

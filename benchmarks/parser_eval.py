@@ -1,7 +1,8 @@
-"""Evaluate the built-in UCCA parser on the Wiki, 20K and EWT test sets.
+"""Evaluate the built-in UCCA parser on the Wiki, 20K and EWT test sets (or, ``--sets``, the dev sets).
 
 Usage:
     python benchmarks/parser_eval.py [--pipeline fast accurate] [--weights FILE] [--threads 1]
+        [--sets wiki_dev ewt_dev] [--out NAME.json]
 
 Gold tokens are given to the parser (as ``samsa parse --tokenizer none`` does).
 Reported per set: labeled and unlabeled F1 (primary, remote, pooled average of
@@ -34,8 +35,10 @@ from samsa.graph import tokens
 from samsa.ucca_eval import evaluate_corpus, scene_scores
 from samsa.ucca_xml import list_passage_files, load_passage
 
-SETS = {"wiki_test": "ucca/wiki/test", "20k_test": "ucca/20k/test", "ewt_test": "ucca/ewt/test"}
-STYLE = {"wiki_test": "wiki", "20k_test": "wiki", "ewt_test": "ewt"}
+SETS = {"wiki_test": "ucca/wiki/test", "20k_test": "ucca/20k/test", "ewt_test": "ucca/ewt/test",
+        "wiki_dev": "ucca/wiki/dev", "ewt_dev": "ucca/ewt/dev"}  # fmt: skip
+STYLE = {"wiki_test": "wiki", "20k_test": "wiki", "ewt_test": "ewt", "wiki_dev": "wiki", "ewt_dev": "ewt"}
+TEST_SETS = ("wiki_test", "20k_test", "ewt_test")
 
 
 def scene_count_share(pairs) -> float:
@@ -75,8 +78,8 @@ def evaluate_pipeline(args, pipeline: str | None) -> dict:
     parser.parse([["Warm", "up", "."]])
     result: dict[str, object] = {"weights": str(Path(parser.weights).name), "signature": parser.signature(),
                                  "meta": parser.meta, "scene_bias": parser.scene_bias, "sets": {}}  # fmt: skip
-    for name, rel in SETS.items():
-        gold = [load_passage(f) for f in list_passage_files(DATA / rel)]
+    for name in args.sets:
+        gold = [load_passage(f) for f in list_passage_files(DATA / SETS[name])]
         parser = parsers[STYLE[name]]
         parser.parse([["Warm", "up", "."]])
         start = time.perf_counter()
@@ -116,6 +119,7 @@ def main() -> None:
     ap.add_argument("--weights", default=None, help="a weights file instead (evaluated once, as --pipeline's first)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--no-bias", action="store_true", help="skip the calibrated-Scene-bias decoding")
+    ap.add_argument("--sets", nargs="+", choices=sorted(SETS), default=list(TEST_SETS), help="sets to evaluate")
     ap.add_argument("--out", default="parser_eval.json", help="file name under benchmarks/results")
     args = ap.parse_args()
     pipelines = args.pipeline[:1] if args.weights else args.pipeline

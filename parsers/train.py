@@ -69,6 +69,7 @@ def encoder_features(encoder, sentences: list[list[str]], cache_dir: Path | None
 
 
 def add_features(feats, styles: list[int], encoded: list[np.ndarray] | None) -> None:
+    """Give each featurized sentence its guideline style and (v3) its cached encoder states, in place."""
     for k, f in enumerate(feats):
         f.style = styles[k]
         if encoded is not None:
