@@ -42,13 +42,14 @@ def fresh(code: str, setup: str = "") -> float:
 
 def stages(parser, sentences: list[list[str]]) -> dict[str, float]:
     from parsers.builtin import _batches
-    from parsers.builtin.decode import cky, pair_arrays
+    from parsers.builtin.decode import cky_batch, main_relation_mask, pair_arrays
     from parsers.builtin.features import featurize
     from parsers.builtin.remotes import candidate_pairs
     from parsers.builtin.tree import Span, spans_to_graph
 
     t = dict.fromkeys(("spacy_features", "bilstm", "span_scores", "cky", "graph_building", "remote_edges"), 0.0)
     order = sorted(range(len(sentences)), key=lambda k: len(sentences[k]))
+    bias = parser.scene_bias * main_relation_mask(parser.vocab)
     for idx in _batches(order, [len(s) for s in sentences], parser.batch_size):
         batch = [sentences[k] for k in idx]
         s = time.perf_counter()
@@ -57,21 +58,22 @@ def stages(parser, sentences: list[list[str]]) -> dict[str, float]:
         s = time.perf_counter()
         fence, lengths = parser.net.encode(feats)
         t["bilstm"] += time.perf_counter() - s
-        for bi, n in enumerate(lengths):
+        s = time.perf_counter()
+        rows = parser.net.batch_span_log_probs(fence, lengths)
+        logp = rows.log_probs + bias
+        top = logp[:, 1:].argmax(-1) + 1
+        size = max(lengths) + 1
+        best = np.zeros((len(lengths), size, size), dtype=np.int64)
+        best[rows.sentence, rows.start, rows.end] = top
+        gain = np.full((len(lengths), size, size), -1.0)
+        gain[rows.sentence, rows.start, rows.end] = logp[np.arange(len(top)), top] - logp[:, 0]
+        t["span_scores"] += time.perf_counter() - s
+        s = time.perf_counter()
+        found = cky_batch(gain, lengths)
+        t["cky"] += time.perf_counter() - s
+        for bi, spans in enumerate(found):
             s = time.perf_counter()
-            iu = np.triu_indices(n + 1, 1)
-            logp = parser.net.span_log_probs(fence, bi, n)
-            top = logp[:, 1:].argmax(-1) + 1
-            best = np.zeros((n + 1, n + 1), dtype=np.int64)
-            best[iu] = top
-            gain = np.full((n + 1, n + 1), -1.0)
-            gain[iu] = logp[np.arange(len(top)), top] - logp[:, 0]
-            t["span_scores"] += time.perf_counter() - s
-            s = time.perf_counter()
-            spans = cky(gain)
-            t["cky"] += time.perf_counter() - s
-            s = time.perf_counter()
-            g = spans_to_graph(batch[bi], [Span(i, j, parser.vocab.labels[best[i, j]]) for i, j in spans])
+            g = spans_to_graph(batch[bi], [Span(i, j, parser.vocab.labels[best[bi, i, j]]) for i, j in spans])
             t["graph_building"] += time.perf_counter() - s
             s = time.perf_counter()
             pairs = candidate_pairs(g)

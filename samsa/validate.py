@@ -55,11 +55,37 @@ def violations(g: nx.DiGraph) -> list[Violation]:
     out = _node_violations(g)
     if out:  # later rules assume well-typed nodes
         return out
-    out += _edge_violations(g)
-    out += _cycle_violations(g)
+    adj = _Adjacency.of(g)
+    out += _edge_violations(g, adj)
+    out += _cycle_violations(adj)
     if not out:  # reachability is only defined on a DAG
-        out += _terminal_reach_violations(g)
+        out += _terminal_reach_violations(g, adj)
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Adjacency:
+    """Children and parents of every node (edge data by neighbour) and primary children, as plain dicts.
+
+    Built once per graph: networkx's per-node views cost more than the checks
+    themselves, and this runs on every parsed sentence. ``succ`` holds the
+    graph's own dictionaries (read only); ``pred`` is rebuilt from them, so its
+    order is not the graph's (messages that name one parent read ``g.pred``).
+    """
+
+    succ: dict[str, dict[str, dict]]
+    pred: dict[str, dict[str, dict]]
+    primary: dict[str, list[str]]
+
+    @classmethod
+    def of(cls, g: nx.DiGraph) -> _Adjacency:
+        succ = dict(g.adjacency())
+        pred: dict[str, dict[str, dict]] = {n: {} for n in succ}
+        for n, nbrs in succ.items():
+            for c, e in nbrs.items():
+                pred[c][n] = e
+        primary = {n: [c for c, e in nbrs.items() if not e["remote"]] for n, nbrs in succ.items()}
+        return cls(succ, pred, primary)
 
 
 def check_passage(
@@ -111,20 +137,21 @@ def _node_violations(g: nx.DiGraph) -> list[Violation]:
     return out
 
 
-def _edge_violations(g: nx.DiGraph) -> list[Violation]:
+def _edge_violations(g: nx.DiGraph, adj: _Adjacency) -> list[Violation]:
     out: list[Violation] = []
-    if g.in_degree(ROOT_ID):
+    if adj.pred[ROOT_ID]:
         parent = next(iter(g.pred[ROOT_ID]))
         out.append(Violation(ROOT_ID, f"edge from {parent} back into the root"))
     for n in nx.nodes_with_selfloops(g):
         out.append(Violation(n, "edge from a node to itself"))
-    for n, d in g.nodes(data=True):
+    nodes = g.nodes
+    for n, d in nodes(data=True):
         if n == ROOT_ID:
             continue
-        preds = g.pred[n]
+        preds = adj.pred[n]
         if d["layer"] == "0":
-            if g.out_degree(n):
-                out.append(Violation(n, f"terminal with children ({', '.join(sorted(g.succ[n]))})"))
+            if adj.succ[n]:
+                out.append(Violation(n, f"terminal with children ({', '.join(sorted(adj.succ[n]))})"))
             if len(preds) > 1:
                 out.append(Violation(n, f"terminal with {len(preds)} parents ({', '.join(sorted(preds))})"))
             elif any(e["remote"] for e in preds.values()):
@@ -132,12 +159,13 @@ def _edge_violations(g: nx.DiGraph) -> list[Violation]:
             continue
         if d["type"] == "LKG":
             if preds:
-                out.append(Violation(n, f"linkage unit with a parent ({next(iter(preds))})"))
-            bad = [c for c, e in g.succ[n].items() if not _LINKAGE_TAGS.issuperset(e["categories"]) or e["remote"]]
-            if bad or not g.succ[n]:
+                out.append(Violation(n, f"linkage unit with a parent ({next(iter(g.pred[n]))})"))
+            kids = adj.succ[n]
+            bad = [c for c, e in kids.items() if not _LINKAGE_TAGS.issuperset(e["categories"]) or e["remote"]]
+            if bad or not kids:
                 out.append(Violation(n, "linkage unit needs primary LR/LA edges only"))
             continue
-        primary = [p for p, e in preds.items() if not e["remote"] and g.nodes[p].get("type") != "LKG"]
+        primary = [p for p, e in preds.items() if not e["remote"] and nodes[p].get("type") != "LKG"]
         if not primary:
             kind = "remote parents only" if preds else "no parent"
             out.append(Violation(n, f"orphan unit ({kind}): not connected to the root by primary edges"))
@@ -146,22 +174,18 @@ def _edge_violations(g: nx.DiGraph) -> list[Violation]:
     return out
 
 
-def _primary_successors(g: nx.DiGraph, n: str) -> list[str]:
-    return [c for c, e in g.succ[n].items() if not e["remote"]]
-
-
-def _cycle_violations(g: nx.DiGraph) -> list[Violation]:
+def _cycle_violations(adj: _Adjacency) -> list[Violation]:
     """Kahn's algorithm over primary edges: whatever is never freed lies on or under a cycle."""
-    indegree = {n: 0 for n in g}
-    for _, c, e in g.edges(data=True):
-        if not e["remote"]:
+    indegree = dict.fromkeys(adj.primary, 0)
+    for kids in adj.primary.values():
+        for c in kids:
             indegree[c] += 1
     ready = [n for n, k in indegree.items() if k == 0]
     freed = 0
     while ready:
         n = ready.pop()
         freed += 1
-        for c in _primary_successors(g, n):
+        for c in adj.primary[n]:
             indegree[c] -= 1
             if indegree[c] == 0:
                 ready.append(c)
@@ -169,12 +193,12 @@ def _cycle_violations(g: nx.DiGraph) -> list[Violation]:
         return []
     # what is left lies on a cycle or below one; peel off the part below (nodes with no stuck child)
     stuck = {n for n, k in indegree.items() if k > 0}
-    outdegree = {n: sum(c in stuck for c in _primary_successors(g, n)) for n in stuck}
+    outdegree = {n: sum(c in stuck for c in adj.primary[n]) for n in stuck}
     leaves = [n for n, k in outdegree.items() if k == 0]
     while leaves:
         n = leaves.pop()
         stuck.discard(n)
-        for p, e in g.pred[n].items():
+        for p, e in adj.pred[n].items():
             if p in stuck and not e["remote"]:
                 outdegree[p] -= 1
                 if outdegree[p] == 0:
@@ -183,34 +207,34 @@ def _cycle_violations(g: nx.DiGraph) -> list[Violation]:
     return [Violation(first, f"cycle of primary edges through {len(stuck)} unit(s)")]
 
 
-def _terminal_reach_violations(g: nx.DiGraph) -> list[Violation]:
+def _terminal_reach_violations(g: nx.DiGraph, adj: _Adjacency) -> list[Violation]:
     """Units (implicit ones aside) that reach no terminal; implicit units with children. Assumes a DAG."""
     out: list[Violation] = []
     reaches: dict[str, bool] = {}
-    for n, d in g.nodes(data=True):
-        if d.get("implicit") and g.out_degree(n):
+    nodes = g.nodes
+    for n, d in nodes(data=True):
+        if d.get("implicit") and adj.succ[n]:
             out.append(Violation(n, "implicit unit with children"))
-    order = _post_order(g)
-    for n in order:
-        d = g.nodes[n]
+    for n in _post_order(adj.primary):
+        d = nodes[n]
         if d["layer"] == "0":
             reaches[n] = True
             continue
-        reaches[n] = any(reaches[c] for c in _primary_successors(g, n))
+        reaches[n] = any(reaches[c] for c in adj.primary[n])
         if not reaches[n] and not d.get("implicit"):
             out.append(Violation(n, "unit without terminals (not implicit, yet nothing under it is a word)"))
     return sorted(out, key=lambda v: _id_key(v.node or ""))
 
 
-def _post_order(g: nx.DiGraph) -> list[str]:
-    """Children before parents over primary edges (iterative; ``g`` must be a DAG over them)."""
+def _post_order(primary: Mapping[str, list[str]]) -> list[str]:
+    """Children before parents over primary edges (iterative; they must form a DAG)."""
     seen: set[str] = set()
     order: list[str] = []
-    for start in g:
+    for start in primary:
         if start in seen:
             continue
         seen.add(start)
-        stack = [(start, iter(_primary_successors(g, start)))]
+        stack = [(start, iter(primary[start]))]
         while stack:
             node, it = stack[-1]
             child = next(it, None)
@@ -219,7 +243,7 @@ def _post_order(g: nx.DiGraph) -> list[str]:
                 order.append(node)
             elif child not in seen:
                 seen.add(child)
-                stack.append((child, iter(_primary_successors(g, child))))
+                stack.append((child, iter(primary[child])))
     return order
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from parsers.builtin.decode import decode_batch, main_relation_mask
 from parsers.builtin.features import NONE, PAD, UNK, Featurized, Vocab
-from parsers.builtin.runtime import load_weights, save_weights, update_meta
+from parsers.builtin.runtime import NumpySpanNet, load_weights, save_weights, update_meta
 
 
 def _vocab() -> Vocab:
@@ -83,6 +83,37 @@ def test_numpy_runtime_equals_the_torch_network_with_encoder_mix_and_style():
     batch[0].style = 0
     batch[0].encoded[[0, 2]] = 0
     np.testing.assert_allclose(net.encode(batch)[0], nf, atol=1e-6)
+
+
+def _random_net(rng: np.random.Generator, hidden: int = 6, mlp: int = 5) -> NumpySpanNet:
+    """A numpy network with random weights (no torch needed): word 8 + tag 4 + dep 4 + vector 96 inputs."""
+    dims = {"word.weight": (3, 8), "tag.weight": (3, 4), "dep.weight": (3, 4), "boundary": (2, 112),
+            "classify.0.weight": (mlp, 2 * hidden), "classify.0.bias": (mlp,),
+            "classify.3.weight": (len(_vocab().labels), mlp), "classify.3.bias": (len(_vocab().labels),)}  # fmt: skip
+    for k, width in enumerate((112, 2 * hidden)):
+        for d in ("", "_reverse"):
+            dims |= {f"lstm.weight_ih_l{k}{d}": (4 * hidden, width), f"lstm.weight_hh_l{k}{d}": (4 * hidden, hidden),
+                     f"lstm.bias_ih_l{k}{d}": (4 * hidden,), f"lstm.bias_hh_l{k}{d}": (4 * hidden,)}  # fmt: skip
+    state = {name: rng.standard_normal(shape).astype(np.float32) for name, shape in dims.items()}
+    return NumpySpanNet(state, {"hidden": hidden})
+
+
+def test_batched_span_scores_are_the_per_sentence_ones():
+    """The decoder scores a whole batch's spans at once: every row must be what the per-sentence path gives."""
+    rng = np.random.default_rng(3)
+    net = _random_net(rng)
+    batch = [_feats(rng, n) for n in (4, 1, 9, 2)]
+    fence, lengths = net.encode(batch)
+    rows = net.batch_span_log_probs(fence, lengths)
+    at = 0
+    for b, n in enumerate(lengths):
+        m = n * (n + 1) // 2
+        i, j = np.triu_indices(n + 1, 1)
+        assert rows.sentence[at : at + m].tolist() == [b] * m
+        assert rows.start[at : at + m].tolist() == i.tolist() and rows.end[at : at + m].tolist() == j.tolist()
+        np.testing.assert_allclose(rows.log_probs[at : at + m], net.span_log_probs(fence, b, n), rtol=0, atol=1e-6)
+        at += m
+    assert at == len(rows.log_probs)
 
 
 def test_weights_file_round_trip_and_meta_update(tmp_path):

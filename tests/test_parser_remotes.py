@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from parsers.builtin.remotes import candidate_pairs, distance_bucket, gold_pairs, oracle_remotes
+from parsers.builtin.remotes import candidate_pairs, distance_bucket, distance_buckets, gold_pairs, oracle_remotes
 from parsers.builtin.tree import graph_to_spans, spans_to_graph
 from samsa.ucca_eval import evaluate_corpus
 from samsa.ucca_xml import list_passage_files, load_passage
@@ -33,6 +34,15 @@ def test_distance_buckets():
     assert distance_bucket((4, 8), (0, 1)) == 3  # left, 3 tokens between (bucket 3-4)
     assert distance_bucket((0, 3), (3, 4)) == 7  # right, adjacent
     assert distance_bucket((0, 1), (40, 41)) == 13  # right, far
+
+
+def test_buckets_of_many_pairs_at_once_are_the_scalar_ones():
+    """The decoder computes buckets with numpy: every bucket, on both sides, as ``distance_bucket`` says."""
+    spans = [(a, b) for a in range(0, 30, 3) for b in range(a + 1, a + 25, 4)]
+    pairs = [(s, u) for s in spans for u in spans if u[1] <= s[0] or u[0] >= s[1]]
+    got = distance_buckets(np.array([s for s, _ in pairs]), np.array([u for _, u in pairs])).tolist()
+    assert got == [distance_bucket(s, u) for s, u in pairs]
+    assert sorted(set(got)) == list(range(14))
 
 
 @pytest.mark.parametrize("corpus", ["wiki/dev", "ewt/dev"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parsers.builtin.decode import cky
+from parsers.builtin.decode import cky, cky_batch
 from parsers.builtin.tree import Span, graph_to_spans, spans_to_graph
 from samsa.queries import scenes
 from samsa.ucca_eval import evaluate_corpus
@@ -48,6 +48,22 @@ def test_cky_picks_the_best_nested_spans():
     assert sorted(cky(s)) == [(0, 1), (1, 3), (2, 3)]  # (2,3) nests inside (1,3)
     s[0, 3] = 1.0
     assert sorted(cky(s)) == [(0, 1), (0, 3), (1, 3), (2, 3)]
+
+
+def test_batched_cky_decodes_each_sentence_as_alone():
+    """Sentences of different lengths in one padded chart: each gets its own best tree, whatever the padding
+    holds (random gains there must never be read)."""
+    rng = np.random.default_rng(0)
+    lengths = [1, 5, 3, 8]
+    size = max(lengths) + 1
+    padded = rng.standard_normal((len(lengths), size, size))
+    alone = []
+    for b, n in enumerate(lengths):
+        s = np.triu(rng.standard_normal((n + 1, n + 1)), 1) - np.tril(np.ones((n + 1, n + 1)))
+        padded[b, : n + 1, : n + 1] = s
+        alone.append(cky(s))
+    assert cky_batch(padded, lengths) == alone
+    assert any(len(a) > 2 for a in alone)  # non-trivial trees
 
 
 def test_crossing_spans_are_dropped_and_tokens_kept():

@@ -8,11 +8,11 @@ import networkx as nx
 import numpy as np
 
 from parsers.builtin.features import Featurized, Vocab
-from parsers.builtin.remotes import add_remotes, candidate_pairs
+from parsers.builtin.remotes import add_remotes, candidate_pairs, distance_buckets
 from parsers.builtin.runtime import NumpySpanNet
 from parsers.builtin.tree import UP, Span, spans_to_graph
 
-__all__ = ["cky", "decode_batch", "main_relation_mask", "pair_arrays", "unnest_scenes"]
+__all__ = ["cky", "cky_batch", "decode_batch", "main_relation_mask", "pair_arrays", "unnest_scenes"]
 
 _MAIN = ("P", "S")
 
@@ -48,11 +48,9 @@ def main_relation_mask(vocab: Vocab) -> np.ndarray:
 
 def pair_arrays(pairs: Sequence) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(scene spans, unit spans, buckets) of :class:`~parsers.builtin.remotes.Pair` objects, for ``remote_logits``."""
-    return (
-        np.array([p.scene_span for p in pairs], dtype=np.int64).reshape(-1, 2),
-        np.array([p.unit_span for p in pairs], dtype=np.int64).reshape(-1, 2),
-        np.array([p.bucket for p in pairs], dtype=np.int64),
-    )
+    scene_spans = np.array([p.scene_span for p in pairs], dtype=np.int64).reshape(-1, 2)
+    unit_spans = np.array([p.unit_span for p in pairs], dtype=np.int64).reshape(-1, 2)
+    return scene_spans, unit_spans, distance_buckets(scene_spans, unit_spans).astype(np.int64)
 
 
 def cky(scores: np.ndarray) -> list[tuple[int, int]]:
@@ -63,29 +61,45 @@ def cky(scores: np.ndarray) -> list[tuple[int, int]]:
     positive spans it contains. ``scores`` is (n+1, n+1); the whole sentence (0, n)
     is included when its own gain is positive.
     """
-    n = scores.shape[0] - 1
+    return cky_batch(scores[None], [scores.shape[0] - 1])[0]
+
+
+def cky_batch(scores: np.ndarray, lengths: Sequence[int]) -> list[list[tuple[int, int]]]:
+    """:func:`cky` of a batch of sentences at once: ``scores`` (B, N+1, N+1) holds sentence b's gains in its
+    top-left (n_b+1, n_b+1) corner (what lies outside is never read for it).
+
+    The chart is filled one span length at a time for the whole batch, so the
+    number of numpy calls grows with the longest sentence, not with the number
+    of sentences; each sentence's cells get the same values (same operations,
+    same order, same tie-breaking) as on its own.
+    """
+    bsz, size = scores.shape[0], scores.shape[1]
+    n_max = size - 1
     gain = np.maximum(scores, 0.0)
-    chart = np.zeros((n + 1, n + 1))
-    split = np.zeros((n + 1, n + 1), dtype=np.int64)
-    for i in range(n):
-        chart[i, i + 1] = gain[i, i + 1]
-    for length in range(2, n + 1):
-        starts = np.arange(0, n - length + 1)
+    chart = np.zeros((bsz, size, size))
+    split = np.zeros((bsz, size, size), dtype=np.int64)
+    diag = np.arange(n_max)
+    chart[:, diag, diag + 1] = gain[:, diag, diag + 1]
+    for length in range(2, n_max + 1):
+        starts = np.arange(0, n_max - length + 1)
         mids = starts[:, None] + np.arange(1, length)[None, :]
-        vals = chart[starts[:, None], mids] + chart[mids, starts[:, None] + length]
-        best = vals.argmax(axis=1)
+        vals = chart[:, starts[:, None], mids] + chart[:, mids, starts[:, None] + length]  # (B, starts, mids)
+        best = vals.argmax(axis=-1)
         ends = starts + length
-        chart[starts, ends] = gain[starts, ends] + vals[np.arange(len(starts)), best]
-        split[starts, ends] = mids[np.arange(len(starts)), best]
-    out: list[tuple[int, int]] = []
-    todo = [(0, n)]
-    while todo:
-        i, j = todo.pop()
-        if scores[i, j] > 0:
-            out.append((i, j))
-        if j - i > 1:
-            k = int(split[i, j])
-            todo.extend([(i, k), (k, j)])
+        chart[:, starts, ends] = gain[:, starts, ends] + np.take_along_axis(vals, best[..., None], -1)[..., 0]
+        split[:, starts, ends] = mids[np.arange(len(starts)), best]
+    out = []
+    for b, n in enumerate(lengths):
+        spans: list[tuple[int, int]] = []
+        todo = [(0, n)]
+        while todo:
+            i, j = todo.pop()
+            if scores[b, i, j] > 0:
+                spans.append((i, j))
+            if j - i > 1:
+                k = int(split[b, i, j])
+                todo.extend([(i, k), (k, j)])
+        out.append(spans)
     return out
 
 
@@ -109,15 +123,16 @@ def decode_batch(
     for b in range(0, len(feats), batch):
         chunk = feats[b : b + batch]
         fence, lengths = net.encode(chunk)
-        for bi, n in enumerate(lengths):
-            iu = np.triu_indices(n + 1, 1)
-            logp = net.span_log_probs(fence, bi, n) + bias  # (m, L): spans i < j in triu order
-            top = logp[:, 1:].argmax(-1) + 1
-            best = np.zeros((n + 1, n + 1), dtype=np.int64)
-            best[iu] = top
-            gain = np.full((n + 1, n + 1), -1.0)
-            gain[iu] = logp[np.arange(len(top)), top] - logp[:, 0]
-            spans = [Span(i, j, vocab.labels[best[i, j]]) for i, j in cky(gain)]
+        rows = net.batch_span_log_probs(fence, lengths)
+        logp = rows.log_probs + bias  # (spans of the whole batch, L)
+        top = logp[:, 1:].argmax(-1) + 1
+        size = max(lengths) + 1
+        best = np.zeros((len(lengths), size, size), dtype=np.int64)
+        best[rows.sentence, rows.start, rows.end] = top
+        gain = np.full((len(lengths), size, size), -1.0)
+        gain[rows.sentence, rows.start, rows.end] = logp[np.arange(len(top)), top] - logp[:, 0]
+        for bi, found in enumerate(cky_batch(gain, lengths)):
+            spans = [Span(i, j, vocab.labels[best[bi, i, j]]) for i, j in found]
             if unnest:
                 spans = unnest_scenes(spans)
             g = spans_to_graph(list(tokens[b + bi]), spans, passage_id=str(b + bi + 1))

@@ -14,23 +14,34 @@ disjoint from the Scene's) over the tree it has already built: label or "none".
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import networkx as nx
+import numpy as np
 
 from parsers.builtin.tree import HARMONIZE
 from samsa import graph as G
 from samsa.queries import scenes
 
-__all__ = ["Pair", "add_remotes", "candidate_pairs", "distance_bucket", "gold_pairs", "oracle_remotes"]
+__all__ = [
+    "Pair",
+    "add_remotes",
+    "candidate_pairs",
+    "distance_bucket",
+    "distance_buckets",
+    "gold_pairs",
+    "oracle_remotes",
+]
 
 #: relative-position buckets of a pair: target left/right of the scene x token gap 0, 1, 2, 3-4, 5-8, 9-16, 17+
 N_BUCKETS = 14
 
 
-@dataclass(frozen=True)
-class Pair:
-    """A candidate remote edge, by node and by token span (start inclusive, end exclusive)."""
+class Pair(NamedTuple):
+    """A candidate remote edge, by node and by token span (start inclusive, end exclusive).
+
+    A named tuple rather than a dataclass: a parsed sentence has about 60 candidates, built on every parse.
+    """
 
     scene: str
     unit: str
@@ -42,31 +53,44 @@ class Pair:
         return distance_bucket(self.scene_span, self.unit_span)
 
 
+#: gap sizes closing each distance bucket (a larger gap: the last bucket)
+_GAPS = (0, 1, 2, 4, 8, 16)
+
+
 def distance_bucket(scene: tuple[int, int], unit: tuple[int, int]) -> int:
     right = unit[0] >= scene[1]
     gap = unit[0] - scene[1] if right else scene[0] - unit[1]
-    size = next((k for k, top in enumerate((0, 1, 2, 4, 8, 16)) if gap <= top), 6)
-    return size + (7 if right else 0)
+    size = next((k for k, top in enumerate(_GAPS) if gap <= top), len(_GAPS))
+    return size + (len(_GAPS) + 1 if right else 0)
+
+
+def distance_buckets(scenes: np.ndarray, units: np.ndarray) -> np.ndarray:
+    """:func:`distance_bucket` of (m, 2) scene and unit spans at once (what the decoder feeds the network)."""
+    right = units[:, 0] >= scenes[:, 1]
+    gap = np.where(right, units[:, 0] - scenes[:, 1], scenes[:, 0] - units[:, 1])
+    return np.searchsorted(_GAPS, gap, side="left") + np.where(right, len(_GAPS) + 1, 0)
 
 
 def _primary_tokens(g: nx.DiGraph, positions: dict[str, int]) -> dict[str, frozenset[int]]:
     """Token positions under each layer-1 unit, following primary edges only."""
     out: dict[str, frozenset[int]] = {}
+    succ = dict(g.adjacency())  # the graph's own dictionaries: per-node views cost more than this walk
+    nodes = g.nodes
 
     def visit(u: str) -> frozenset[int]:
         if u in out:
             return out[u]
-        if g.nodes[u]["layer"] == "0":
+        if nodes[u]["layer"] == "0":
             return frozenset((positions[u],))
         acc: set[int] = set()
-        for c in g.successors(u):
-            if not g.edges[u, c]["remote"]:
+        for c, e in succ[u].items():
+            if not e["remote"]:
                 acc |= visit(c)
         out[u] = frozenset(acc)
         return out[u]
 
     for n in sorted(g, key=G.node_key):
-        if g.nodes[n]["layer"] == "1":
+        if nodes[n]["layer"] == "1":
             visit(n)
     return out
 
@@ -97,9 +121,8 @@ def candidate_pairs(g: nx.DiGraph) -> list[Pair]:
     for s in scenes(g):
         if s not in spans:
             continue
-        for t_toks, u in targets.items():
-            if not (t_toks & toks[s]):
-                out.append(Pair(s, u, spans[s], spans[u]))
+        s_toks, s_span = toks[s], spans[s]
+        out += [Pair(s, u, s_span, spans[u]) for t_toks, u in targets.items() if not (t_toks & s_toks)]
     return out
 
 

@@ -18,6 +18,7 @@ import json
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +29,12 @@ from parsers.builtin.features import Featurized, Vocab
 __all__ = [
     "FORMATS",
     "NumpySpanNet",
+    "SpanRows",
     "load_net",
     "load_weights",
     "read_header",
     "save_weights",
+    "span_rows",
     "update_meta",
     "weights_digest",
 ]
@@ -49,6 +52,23 @@ def log_softmax(x: np.ndarray) -> np.ndarray:
     """Numerically stable log-softmax over the last axis (the order of operations of torch's)."""
     shifted = x - x.max(axis=-1, keepdims=True)
     return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+
+
+@dataclass
+class SpanRows:
+    """The spans i < j of a batch's sentences, one row each: sentence by sentence, each in
+    ``np.triu_indices(n + 1, 1)`` order; ``log_probs`` (rows, L) once a network has scored them."""
+
+    sentence: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    log_probs: np.ndarray | None = None
+
+
+def span_rows(lengths: Sequence[int]) -> SpanRows:
+    """Every span of sentences of ``lengths`` tokens, as :class:`SpanRows`."""
+    parts = [(np.full(n * (n + 1) // 2, b), *np.triu_indices(n + 1, 1)) for b, n in enumerate(lengths)]
+    return SpanRows(*(np.concatenate(col) for col in zip(*parts, strict=True)))
 
 
 class NumpySpanNet:
@@ -168,6 +188,24 @@ class NumpySpanNet:
     def span_log_probs(self, fence: np.ndarray, b: int, n: int) -> np.ndarray:
         """Label log-probabilities (m, L) of the spans i < j (``span_logits``' order): what the decoder reads."""
         return log_softmax(self.span_logits(fence, b, n))
+
+    def batch_span_log_probs(self, fence: np.ndarray, lengths: Sequence[int]) -> SpanRows:
+        """``span_log_probs`` of every sentence of a batch, computed as one: what the decoder reads.
+
+        Per sentence the MLP costs a dozen small numpy calls; over the batch's
+        concatenated spans, the same dozen once. Rows equal ``span_log_probs``'
+        to float32 rounding (BLAS may block a larger product differently: at
+        most 1.2e-4 on real weights, as between the torch and numpy networks);
+        the decoded graphs of the test sets and of HSplit are the same.
+        """
+        hid = self.hidden
+        pf = fence[..., :hid] @ self.first_fwd  # (B, T, mlp)
+        pb = fence[..., hid:] @ self.first_bwd
+        rows = span_rows(lengths)
+        r, i, j = rows.sentence, rows.start, rows.end
+        hidden = np.maximum(pf[r, j] - pf[r, i] + pb[r, i] - pb[r, j] + self.s["classify.0.bias"], 0)
+        rows.log_probs = log_softmax(hidden @ self.s["classify.3.weight"].T + self.s["classify.3.bias"])
+        return rows
 
     def span_vectors(self, fence: np.ndarray, b: int, spans: np.ndarray) -> np.ndarray:
         f = fence[b]
