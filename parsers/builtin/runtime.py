@@ -190,21 +190,15 @@ class NumpySpanNet:
         return log_softmax(self.span_logits(fence, b, n))
 
     def batch_span_log_probs(self, fence: np.ndarray, lengths: Sequence[int]) -> SpanRows:
-        """``span_log_probs`` of every sentence of a batch, computed as one: what the decoder reads.
+        """``span_log_probs`` of every sentence of a batch as one :class:`SpanRows` (the decoder then picks labels
+        and fills its charts for the whole batch at once).
 
-        Per sentence the MLP costs a dozen small numpy calls; over the batch's
-        concatenated spans, the same dozen once. Rows equal ``span_log_probs``'
-        to float32 rounding (BLAS may block a larger product differently: at
-        most 1.2e-4 on real weights, as between the torch and numpy networks);
-        the decoded graphs of the test sets and of HSplit are the same.
+        The MLP itself runs sentence by sentence: over a whole batch's spans
+        (some 25,000 rows) its temporaries leave the CPU cache and it ran slower
+        (``benchmarks/runtime_profile.py``).
         """
-        hid = self.hidden
-        pf = fence[..., :hid] @ self.first_fwd  # (B, T, mlp)
-        pb = fence[..., hid:] @ self.first_bwd
         rows = span_rows(lengths)
-        r, i, j = rows.sentence, rows.start, rows.end
-        hidden = np.maximum(pf[r, j] - pf[r, i] + pb[r, i] - pb[r, j] + self.s["classify.0.bias"], 0)
-        rows.log_probs = log_softmax(hidden @ self.s["classify.3.weight"].T + self.s["classify.3.bias"])
+        rows.log_probs = np.concatenate([self.span_log_probs(fence, b, n) for b, n in enumerate(lengths)])
         return rows
 
     def span_vectors(self, fence: np.ndarray, b: int, spans: np.ndarray) -> np.ndarray:
