@@ -10,7 +10,9 @@ cache and ``--jobs 1`` / ``--jobs 2``, then a warm cache. Start-up is the same
 command on a one-line input (first source line, first line of each system);
 "excluding start-up" rates are (N - 1) / (wall(N) - wall(1)). Also the
 start-up of ``samsa score`` on one line with gold UCCA. Each timing is the
-median of ``--repeat`` runs. The scores of this checkout's configurations must be
+median of ``--repeat`` runs, taken in rounds: every round runs every command
+once, so a slow spell of the shared machine hits all configurations alike
+instead of all the repeats of one. The scores of this checkout's configurations must be
 identical; the baseline's are recorded with its signature (they differ when its
 default parser decodes differently). Writes ``benchmarks/results/runtime_speed.json``.
 """
@@ -35,18 +37,27 @@ from _data import DATA, write_json
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def timed(cmd: list[str], env: dict[str, str], repeat: int, before=None) -> tuple[float, str]:
-    walls, out = [], ""
-    for _ in range(repeat):
-        if before is not None:
-            before()
-        start = time.perf_counter()
-        res = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
-        walls.append(time.perf_counter() - start)
-        if res.returncode:
-            raise SystemExit(f"{' '.join(cmd)} failed:\n{res.stderr}")
-        out = res.stdout
-    return statistics.median(walls), out
+def run_once(cmd: list[str], env: dict[str, str], before=None) -> tuple[float, str]:
+    if before is not None:
+        before()
+    start = time.perf_counter()
+    res = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT)
+    wall = time.perf_counter() - start
+    if res.returncode:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{res.stderr}")
+    return wall, res.stdout
+
+
+def in_rounds(probes: dict[str, tuple[list[str], object]], env: dict[str, str], repeat: int) -> dict[str, tuple]:
+    """Median wall time and last output of every probe, running each once per round for ``repeat`` rounds."""
+    walls: dict[str, list[float]] = {name: [] for name in probes}
+    outs: dict[str, str] = {}
+    for r in range(repeat):
+        for name, (cmd, before) in probes.items():
+            wall, outs[name] = run_once(cmd, env, before)
+            walls[name].append(wall)
+        print(f"round {r + 1}/{repeat}", file=sys.stderr, flush=True)
+    return {name: (statistics.median(w), outs[name]) for name, w in walls.items()}
 
 
 def main() -> None:
@@ -84,46 +95,53 @@ def main() -> None:
     results: dict[str, object] = {"sources": n, "pairs": n * len(systems), "repeat": args.repeat,
                                   "cpus": os.cpu_count(), "command": "python benchmarks/runtime_speed.py "
                                   + " ".join(sys.argv[1:])}  # fmt: skip
-    runs: dict[str, tuple[list[str], object]] = {}
-    if args.baseline:
-        runs["baseline"] = (cmd(args.baseline, src, systems, "--quiet"), None)
-    new = {"cold_jobs1": ("--cache", str(cache), "--jobs", "1"), "cold_jobs2": ("--cache", str(cache), "--jobs", "2")}
-    for name, extra in new.items():
-        runs[name] = (cmd(samsa, src, systems, "--quiet", *extra), clear)
-    outputs = {}
-    baseline_signature = None
-    for name, (full, before) in runs.items():
+    warm = tmp / "warm.sqlite"
+    probes: dict[str, tuple[list[str], object]] = {}
+
+    def one_line(full: list[str]) -> list[str]:
         small = [str(one / "src.txt") if a == str(src) else a for a in full]
-        small = small[: small.index("--system") + 1] + [str(p) for p in one_sys] + small[small.index("--system") + 5 :]
-        wall, out = timed(full, env, args.repeat, before)
-        start, _ = timed(small, env, args.repeat, before)
-        outputs[name] = [(r["samsa"], r["samsa_abl"]) for r in json.loads(out)]
-        if name == "baseline":
-            baseline_signature = json.loads(out)[0]["signature"]
-        results[name] = {"wall_s": round(wall, 2), "startup_s": round(start, 2),
-                         "sources_per_s_excl_startup": round((n - 1) / max(wall - start, 1e-9), 1),
-                         "pairs_per_s_excl_startup": round(4 * (n - 1) / max(wall - start, 1e-9), 1)}  # fmt: skip
-        print(name, results[name], file=sys.stderr, flush=True)
-    # warm: the cache filled by one cold run, then timed
-    subprocess.run(runs["cold_jobs2"][0], capture_output=True, env=env, cwd=ROOT, check=True)
-    for name, jobs in (("warm_jobs1", "1"), ("warm_jobs2", "2")):
-        full = cmd(samsa, src, systems, "--quiet", "--cache", str(cache), "--jobs", jobs)
-        wall, out = timed(full, env, args.repeat)
-        small = cmd(samsa, one / "src.txt", one_sys, "--quiet", "--cache", str(cache), "--jobs", jobs)
-        subprocess.run(small, capture_output=True, env=env, cwd=ROOT, check=True)  # its one line cached too
-        start, _ = timed(small, env, args.repeat)
-        outputs[name] = [(r["samsa"], r["samsa_abl"]) for r in json.loads(out)]
-        results[name] = {"wall_s": round(wall, 2), "startup_s": round(start, 2),
-                         "pairs_per_s_excl_startup": round(4 * (n - 1) / max(wall - start, 1e-9), 1)}  # fmt: skip
-        print(name, results[name], file=sys.stderr, flush=True)
-    gold = [samsa, "score", "--ucca", str(gold_one), "--system", str(tmp / "gold_sys.txt"), "--quiet"]
-    results["startup_gold_one_line_s"] = round(timed(gold, env, args.repeat)[0], 2)
-    parsed = cmd(samsa, one / "src.txt", [one / "sys0.txt"], "--quiet", "--no-cache")
-    results["startup_parser_one_line_s"] = round(timed(parsed, env, args.repeat)[0], 2)
+        return small[: small.index("--system") + 1] + [str(p) for p in one_sys] + small[small.index("--system") + 5 :]
+
+    configs: dict[str, tuple[list[str], object]] = {}
     if args.baseline:
-        results["baseline_startup_gold_one_line_s"] = round(timed([args.baseline, *gold[1:]], env, args.repeat)[0], 2)
-        results["baseline_startup_parser_one_line_s"] = round(
-            timed([args.baseline, *parsed[1:-1]], env, args.repeat)[0], 2)  # fmt: skip
+        configs["baseline"] = (cmd(args.baseline, src, systems, "--quiet"), None)
+    for kind, path, before in (("cold", cache, clear), ("warm", warm, None)):
+        for jobs in ("1", "2"):
+            extra = ("--quiet", "--cache", str(path), "--jobs", jobs)
+            configs[f"{kind}_jobs{jobs}"] = (cmd(samsa, src, systems, *extra), before)
+    for name, (full, before) in configs.items():
+        probes[name] = (full, before)
+        probes[f"{name}:one"] = (one_line(full), before)
+    gold = [samsa, "score", "--ucca", str(gold_one), "--system", str(tmp / "gold_sys.txt"), "--quiet"]
+    parsed = cmd(samsa, one / "src.txt", [one / "sys0.txt"], "--quiet", "--no-cache")
+    probes["startup_gold"] = (gold, None)
+    probes["startup_parser"] = (parsed, None)
+    if args.baseline:
+        probes["baseline_startup_gold"] = ([args.baseline, *gold[1:]], None)
+        probes["baseline_startup_parser"] = ([args.baseline, *parsed[1:-1]], None)
+    # the warm cache: filled once (the full input and the one-line input), then only read
+    for jobs in ("1", "2"):
+        for name in (f"warm_jobs{jobs}", f"warm_jobs{jobs}:one"):
+            run_once(probes[name][0], env)
+    timings = in_rounds(probes, env, args.repeat)
+    outputs = {}
+    for name in configs:
+        wall, out = timings[name]
+        start = timings[f"{name}:one"][0]
+        outputs[name] = [(r["samsa"], r["samsa_abl"]) for r in json.loads(out)]
+        row = {"wall_s": round(wall, 2), "startup_s": round(start, 2)}
+        if not name.startswith("warm"):
+            row["sources_per_s_excl_startup"] = round((n - 1) / max(wall - start, 1e-9), 1)
+        row["pairs_per_s_excl_startup"] = round(4 * (n - 1) / max(wall - start, 1e-9), 1)
+        results[name] = row
+        print(name, row, file=sys.stderr, flush=True)
+    results["startup_gold_one_line_s"] = round(timings["startup_gold"][0], 2)
+    results["startup_parser_one_line_s"] = round(timings["startup_parser"][0], 2)
+    baseline_signature = None
+    if args.baseline:
+        baseline_signature = json.loads(timings["baseline"][1])[0]["signature"]
+        results["baseline_startup_gold_one_line_s"] = round(timings["baseline_startup_gold"][0], 2)
+        results["baseline_startup_parser_one_line_s"] = round(timings["baseline_startup_parser"][0], 2)
         results["speedup_cold_jobs2_vs_baseline"] = round(
             results["baseline"]["wall_s"] / results["cold_jobs2"]["wall_s"], 2)  # type: ignore[index]  # fmt: skip
     ours = {k: v for k, v in outputs.items() if k != "baseline"}
