@@ -25,8 +25,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _data import DATA, write_json
@@ -42,7 +40,7 @@ def fresh(code: str, setup: str = "") -> float:
 
 def stages(parser, sentences: list[list[str]]) -> dict[str, float]:
     from parsers.builtin import _batches
-    from parsers.builtin.decode import cky_batch, main_relation_mask, pair_arrays
+    from parsers.builtin.decode import cky_batch, main_relation_mask, pair_arrays, span_charts
     from parsers.builtin.features import featurize
     from parsers.builtin.remotes import candidate_pairs
     from parsers.builtin.tree import Span, spans_to_graph
@@ -59,14 +57,7 @@ def stages(parser, sentences: list[list[str]]) -> dict[str, float]:
         fence, lengths = parser.net.encode(feats)
         t["bilstm"] += time.perf_counter() - s
         s = time.perf_counter()
-        rows = parser.net.batch_span_log_probs(fence, lengths)
-        logp = rows.log_probs + bias
-        top = logp[:, 1:].argmax(-1) + 1
-        size = max(lengths) + 1
-        best = np.zeros((len(lengths), size, size), dtype=np.int64)
-        best[rows.sentence, rows.start, rows.end] = top
-        gain = np.full((len(lengths), size, size), -1.0)
-        gain[rows.sentence, rows.start, rows.end] = logp[np.arange(len(top)), top] - logp[:, 0]
+        best, gain = span_charts(parser.net.batch_span_log_probs(fence, lengths), lengths, bias)
         t["span_scores"] += time.perf_counter() - s
         s = time.perf_counter()
         found = cky_batch(gain, lengths)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parsers.builtin.decode import cky, cky_batch
+from parsers.builtin.decode import cky, cky_batch, span_charts
+from parsers.builtin.runtime import span_rows
 from parsers.builtin.tree import Span, graph_to_spans, spans_to_graph
 from samsa.queries import scenes
 from samsa.ucca_eval import evaluate_corpus
@@ -64,6 +65,20 @@ def test_batched_cky_decodes_each_sentence_as_alone():
         alone.append(cky(s))
     assert cky_batch(padded, lengths) == alone
     assert any(len(a) > 2 for a in alone)  # non-trivial trees
+
+
+def test_span_charts_pick_labels_after_the_bias_and_pad_the_rest():
+    """Labels (none, A, P): the bias favours P; a tie between A and P goes to the first; cells outside a
+    sentence's spans hold label 0 and gain -1."""
+    rows = span_rows([1, 2])  # spans (0,1) | (0,1) (0,2) (1,2)
+    rows.log_probs = np.array([[-0.1, -3, -2.5], [-2, -0.5, -1], [-1, -2, -3], [-3, -0.2, -4]], dtype=np.float32)
+    best, gain = span_charts(rows, [1, 2], np.array([0.0, 0.0, 1.0]))
+    assert best.shape == gain.shape == (2, 3, 3)
+    assert best[0, 0, 1] == 2 and gain[0, 0, 1] == pytest.approx(-1.4)
+    assert best[1, 0, 1] == 2 and gain[1, 0, 1] == pytest.approx(2.0)
+    assert best[1, 0, 2] == 1 and gain[1, 0, 2] == pytest.approx(-1.0)  # A and P tie at -2: A, the first
+    assert best[1, 1, 2] == 1 and gain[1, 1, 2] == pytest.approx(2.8)
+    assert best[0, 0, 2] == 0 and gain[0, 0, 2] == -1.0 and gain[1, 1, 0] == -1.0
 
 
 def test_crossing_spans_are_dropped_and_tokens_kept():

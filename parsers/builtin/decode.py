@@ -9,10 +9,10 @@ import numpy as np
 
 from parsers.builtin.features import Featurized, Vocab
 from parsers.builtin.remotes import add_remotes, candidate_pairs, distance_buckets
-from parsers.builtin.runtime import NumpySpanNet
+from parsers.builtin.runtime import NumpySpanNet, SpanRows
 from parsers.builtin.tree import UP, Span, spans_to_graph
 
-__all__ = ["cky", "cky_batch", "decode_batch", "main_relation_mask", "pair_arrays", "unnest_scenes"]
+__all__ = ["cky", "cky_batch", "decode_batch", "main_relation_mask", "pair_arrays", "span_charts", "unnest_scenes"]
 
 _MAIN = ("P", "S")
 
@@ -103,6 +103,22 @@ def cky_batch(scores: np.ndarray, lengths: Sequence[int]) -> list[list[tuple[int
     return out
 
 
+def span_charts(rows: SpanRows, lengths: Sequence[int], bias: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each span's best label and its gain over "no unit", as padded (B, N+1, N+1) charts for :func:`cky_batch`.
+
+    ``bias`` is added to every row's log-probabilities first (the Scene bias);
+    cells that are not spans of their sentence hold label 0 and gain -1.
+    """
+    logp = rows.log_probs + bias  # (spans of the whole batch, L)
+    top = logp[:, 1:].argmax(-1) + 1
+    size = max(lengths) + 1
+    best = np.zeros((len(lengths), size, size), dtype=np.int64)
+    best[rows.sentence, rows.start, rows.end] = top
+    gain = np.full((len(lengths), size, size), -1.0)
+    gain[rows.sentence, rows.start, rows.end] = logp[np.arange(len(top)), top] - logp[:, 0]
+    return best, gain
+
+
 def decode_batch(
     net: NumpySpanNet,
     vocab: Vocab,
@@ -123,14 +139,7 @@ def decode_batch(
     for b in range(0, len(feats), batch):
         chunk = feats[b : b + batch]
         fence, lengths = net.encode(chunk)
-        rows = net.batch_span_log_probs(fence, lengths)
-        logp = rows.log_probs + bias  # (spans of the whole batch, L)
-        top = logp[:, 1:].argmax(-1) + 1
-        size = max(lengths) + 1
-        best = np.zeros((len(lengths), size, size), dtype=np.int64)
-        best[rows.sentence, rows.start, rows.end] = top
-        gain = np.full((len(lengths), size, size), -1.0)
-        gain[rows.sentence, rows.start, rows.end] = logp[np.arange(len(top)), top] - logp[:, 0]
+        best, gain = span_charts(net.batch_span_log_probs(fence, lengths), lengths, bias)
         for bi, found in enumerate(cky_batch(gain, lengths)):
             spans = [Span(i, j, vocab.labels[best[bi, i, j]]) for i, j in found]
             if unnest:
