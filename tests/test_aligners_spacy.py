@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("spacy")
 pytest.importorskip("nltk")
 
-from aligners.annotate import Annotator
+from aligners.annotate import DEFAULT_MODELS, DEFAULT_TOKENIZER_MODELS, Annotator, load_spacy, spacy_model_id
 from aligners.lemma import LemmaAligner
 from aligners.sultan import SultanAligner
 from samsa.cli import main
@@ -26,6 +26,23 @@ def annotator():
 @pytest.fixture(scope="module")
 def ppdb_path(data_dir):
     return data_dir / "ppdb" / "ppdb-1.0-xxxl-lexical.extended.synonyms.uniquepairs"
+
+
+def test_pipelines_loaded_without_their_saved_tokenizer_tokenize_as_with_it():
+    """load_spacy keeps spaCy's default tokenizer for the pipelines listed as having it saved: for every such
+    pipeline installed here, the saved tokenizer must be that default, byte for byte (a new model version is
+    not in the list until this holds for it)."""
+    import spacy
+
+    installed = [m for m in DEFAULT_MODELS if spacy_model_id(m) in DEFAULT_TOKENIZER_MODELS]
+    if not installed:
+        pytest.skip("no listed spaCy pipeline installed")
+    for name in installed:
+        saved = spacy.load(name, exclude=["senter", "ner", "lemmatizer", "attribute_ruler", "tagger", "parser"])
+        kept = load_spacy(name, exclude=["ner", "lemmatizer", "attribute_ruler", "tagger", "parser"])
+        assert kept.tokenizer.to_bytes() == saved.tokenizer.to_bytes()
+        text = "Dr. Smith's U.S.-based co-op didn't pay $3.50 (i.e. 3 euros) on 2018-06-01 :-) https://x.org/a?b=1"
+        assert [t.text for t in kept(text)] == [t.text for t in saved(text)]
 
 
 def test_readme_fixture_with_ppdb(annotator, ppdb_path):
