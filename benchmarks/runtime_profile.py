@@ -13,7 +13,7 @@ One process, BLAS at one thread, the shipped weights. Reported:
   decoding the cached graph and deriving its structure;
 - start-up pieces, each in a fresh interpreter: importing ``samsa.cli``, importing spaCy (plainly,
   and with spaCy's command line deferred as the ``samsa`` executable does), loading the parser's
-  spaCy pipeline.
+  spaCy pipeline (as ``load_spacy`` does, and with the pipeline's saved tokenizer read back).
 Writes ``benchmarks/results/runtime_profile.json``.
 """
 
@@ -147,6 +147,11 @@ def main() -> None:
         "load_parser_spacy_pipeline": fresh(
             "import spacy\nt = time.perf_counter()\nfrom aligners.annotate import "
             "load_spacy\nload_spacy(exclude=('ner', 'lemmatizer', 'attribute_ruler'))"
+        ),
+        # the same pipeline with its saved tokenizer read back, as spacy.load does by default
+        "load_parser_spacy_pipeline_reading_its_saved_tokenizer": fresh(
+            "import spacy\nt = time.perf_counter()\nfrom aligners.annotate import spacy_model_id\n"
+            "spacy.load(spacy_model_id().rsplit('-', 1)[0], exclude=['senter', 'ner', 'lemmatizer', 'attribute_ruler'])"
         ),
     }
     print(result, file=sys.stderr)
