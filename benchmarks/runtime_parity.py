@@ -48,14 +48,6 @@ class TorchNet:
             full = self.torch.log_softmax(self.model.span_logits(fence, b, n), dim=-1).numpy()
         return full[np.triu_indices(n + 1, 1)]
 
-    def batch_span_log_probs(self, fence, lengths):
-        """The same for every sentence of a batch, as the numpy runtime's ``SpanRows``."""
-        from parsers.builtin.runtime import span_rows
-
-        rows = span_rows(lengths)
-        rows.log_probs = np.concatenate([self.span_log_probs(fence, b, n) for b, n in enumerate(lengths)])
-        return rows
-
     def remote_logits(self, fence, b, scenes, units, buckets):
         t = self.torch
         with t.no_grad():

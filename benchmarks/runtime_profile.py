@@ -43,6 +43,7 @@ def stages(parser, sentences: list[list[str]]) -> dict[str, float]:
     from parsers.builtin.decode import cky_batch, main_relation_mask, pair_arrays, span_charts
     from parsers.builtin.features import featurize
     from parsers.builtin.remotes import candidate_pairs
+    from parsers.builtin.runtime import batch_span_log_probs
     from parsers.builtin.tree import Span, spans_to_graph
 
     t = dict.fromkeys(("spacy_features", "bilstm", "span_scores", "cky", "graph_building", "remote_edges"), 0.0)
@@ -57,7 +58,7 @@ def stages(parser, sentences: list[list[str]]) -> dict[str, float]:
         fence, lengths = parser.net.encode(feats)
         t["bilstm"] += time.perf_counter() - s
         s = time.perf_counter()
-        best, gain = span_charts(parser.net.batch_span_log_probs(fence, lengths), lengths, bias)
+        best, gain = span_charts(batch_span_log_probs(parser.net, fence, lengths), lengths, bias)
         t["span_scores"] += time.perf_counter() - s
         s = time.perf_counter()
         found = cky_batch(gain, lengths)

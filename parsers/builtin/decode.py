@@ -9,7 +9,7 @@ import numpy as np
 
 from parsers.builtin.features import Featurized, Vocab
 from parsers.builtin.remotes import add_remotes, candidate_pairs, distance_buckets
-from parsers.builtin.runtime import NumpySpanNet, SpanRows
+from parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs
 from parsers.builtin.tree import UP, Span, spans_to_graph
 
 __all__ = ["cky", "cky_batch", "decode_batch", "main_relation_mask", "pair_arrays", "span_charts", "unnest_scenes"]
@@ -139,7 +139,7 @@ def decode_batch(
     for b in range(0, len(feats), batch):
         chunk = feats[b : b + batch]
         fence, lengths = net.encode(chunk)
-        best, gain = span_charts(net.batch_span_log_probs(fence, lengths), lengths, bias)
+        best, gain = span_charts(batch_span_log_probs(net, fence, lengths), lengths, bias)
         for bi, found in enumerate(cky_batch(gain, lengths)):
             spans = [Span(i, j, vocab.labels[best[bi, i, j]]) for i, j in found]
             if unnest:

@@ -30,6 +30,7 @@ __all__ = [
     "FORMATS",
     "NumpySpanNet",
     "SpanRows",
+    "batch_span_log_probs",
     "load_net",
     "load_weights",
     "read_header",
@@ -69,6 +70,19 @@ def span_rows(lengths: Sequence[int]) -> SpanRows:
     """Every span of sentences of ``lengths`` tokens, as :class:`SpanRows`."""
     parts = [(np.full(n * (n + 1) // 2, b), *np.triu_indices(n + 1, 1)) for b, n in enumerate(lengths)]
     return SpanRows(*(np.concatenate(col) for col in zip(*parts, strict=True)))
+
+
+def batch_span_log_probs(net: Any, fence: np.ndarray, lengths: Sequence[int]) -> SpanRows:
+    """``net.span_log_probs`` of every sentence of a batch as one :class:`SpanRows` (the decoder then picks labels
+    and fills its charts for the whole batch at once); ``net``: this module's network or any with that method.
+
+    The MLP itself runs sentence by sentence: over a whole batch's spans (some
+    25,000 rows) its temporaries leave the CPU cache and it ran slower
+    (``benchmarks/runtime_profile.py``).
+    """
+    rows = span_rows(lengths)
+    rows.log_probs = np.concatenate([net.span_log_probs(fence, b, n) for b, n in enumerate(lengths)])
+    return rows
 
 
 class NumpySpanNet:
@@ -188,18 +202,6 @@ class NumpySpanNet:
     def span_log_probs(self, fence: np.ndarray, b: int, n: int) -> np.ndarray:
         """Label log-probabilities (m, L) of the spans i < j (``span_logits``' order): what the decoder reads."""
         return log_softmax(self.span_logits(fence, b, n))
-
-    def batch_span_log_probs(self, fence: np.ndarray, lengths: Sequence[int]) -> SpanRows:
-        """``span_log_probs`` of every sentence of a batch as one :class:`SpanRows` (the decoder then picks labels
-        and fills its charts for the whole batch at once).
-
-        The MLP itself runs sentence by sentence: over a whole batch's spans
-        (some 25,000 rows) its temporaries leave the CPU cache and it ran slower
-        (``benchmarks/runtime_profile.py``).
-        """
-        rows = span_rows(lengths)
-        rows.log_probs = np.concatenate([self.span_log_probs(fence, b, n) for b, n in enumerate(lengths)])
-        return rows
 
     def span_vectors(self, fence: np.ndarray, b: int, spans: np.ndarray) -> np.ndarray:
         f = fence[b]
