@@ -13,7 +13,10 @@ One process, BLAS at one thread, the shipped weights. Reported:
   decoding the cached graph and deriving its structure;
 - start-up pieces, each in a fresh interpreter: importing ``samsa.cli``, importing spaCy (plainly,
   and with spaCy's command line deferred as the ``samsa`` executable does), loading the parser's
-  spaCy pipeline (as ``load_spacy`` does, and with the pipeline's saved tokenizer read back).
+  spaCy pipeline (as ``load_spacy`` does, and with the pipeline's saved tokenizer read back);
+- the interpreter's shutdown after loading the parser and parsing one sentence (from the script's
+  last line to the process's end, median of 5), plainly and with the heap frozen first, as the
+  ``samsa`` executable ends.
 Writes ``benchmarks/results/runtime_profile.json``.
 """
 
@@ -36,6 +39,18 @@ def fresh(code: str, setup: str = "") -> float:
     timed = f"import time\n{setup}\nt = time.perf_counter()\n{code}\nprint(time.perf_counter() - t)"
     return round(float(subprocess.run([sys.executable, "-c", timed], capture_output=True, text=True,
                                       check=True).stdout.split()[-1]), 2)  # fmt: skip
+
+
+def shutdown(code: str, repeat: int = 5) -> float:
+    """Median seconds from the end of ``code``, run in a fresh interpreter, to that process's end."""
+    import statistics
+
+    timed = f"{code}\nimport sys, time\nsys.stdout.write(repr(time.time()))\nsys.stdout.flush()"
+    ends = []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, "-c", timed], capture_output=True, text=True, check=True).stdout
+        ends.append(time.time() - float(out.split()[-1]))
+    return round(statistics.median(ends), 3)
 
 
 def stages(parser, sentences: list[list[str]]) -> dict[str, float]:
@@ -154,6 +169,11 @@ def main() -> None:
             "import spacy\nt = time.perf_counter()\nfrom aligners.annotate import spacy_model_id\n"
             "spacy.load(spacy_model_id().rsplit('-', 1)[0], exclude=['senter', 'ner', 'lemmatizer', 'attribute_ruler'])"
         ),
+    }
+    parsed = "from parsers.builtin import BuiltinParser\nBuiltinParser().parse(['John went home .'])"
+    result["shutdown_s"] = {
+        "after_loading_the_parser": shutdown(parsed),
+        "the_same_with_the_heap_frozen_first": shutdown(parsed + "\nimport gc\ngc.freeze()"),
     }
     print(result, file=sys.stderr)
     print(write_json("runtime_profile.json", result))

@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _data import DATA, write_json
+from _data import DATA, samsa_executable, write_json
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -86,7 +86,7 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 50000])
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
-    samsa = shutil.which("samsa") or str(Path(sys.executable).parent / "samsa")
+    samsa = samsa_executable()
     d = DATA / "easse" / "test_sets" / "wikisplit"
     src = (d / "wikisplit.test.untok.orig").read_text(encoding="utf-8").splitlines()
     out = (d / "wikisplit.test.untok.split").read_text(encoding="utf-8").splitlines()

@@ -271,3 +271,28 @@ def test_pool_loads_the_parser_once_in_the_parent_before_forking_and_only_to_par
     finally:
         pool.close()
     assert _CountingParser.loads == 0
+
+
+def test_the_console_freezes_the_heap_before_the_interpreter_shuts_down_and_keeps_the_exit_code():
+    # main's return value is the exit code; the heap is frozen by then, also when main raises
+    code = """
+import gc, sys
+import samsa.cli as cli
+seen = []
+cli.main = lambda: seen.append(gc.get_freeze_count()) or 3
+try:
+    cli.console()
+except SystemExit as e:
+    print(seen[0] == 0, gc.get_freeze_count() > 0, e.code)
+gc.unfreeze()
+def boom():
+    raise RuntimeError("x")
+cli.main = boom
+try:
+    cli.console()
+except RuntimeError:
+    print(gc.get_freeze_count() > 0)
+"""
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=_root())
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["True", "True", "3", "True"]
