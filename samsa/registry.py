@@ -8,6 +8,7 @@ A name without a version suffix (``exact``) means its newest version.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import re
@@ -38,10 +39,17 @@ _VERSION = re.compile(r"^(?P<base>.+)\.v(?P<n>\d+)$")
 
 def _table(kind: str) -> dict[str, str | Callable[..., Any]]:
     table: dict[str, str | Callable[..., Any]] = dict(BUILTIN[kind])
-    for ep in entry_points(group=f"samsa.{kind}"):
-        table.setdefault(ep.name, ep.value)
+    for name, value in _discovered(kind):
+        table.setdefault(name, value)
     table.update(_REGISTERED.get(kind, {}))
     return table
+
+
+@functools.cache
+def _discovered(kind: str) -> tuple[tuple[str, str], ...]:
+    """The ``samsa.<kind>`` entry points as (name, ``module:attr``), read once per process: each read parses
+    the metadata of every installed distribution, and one command resolves names a dozen times."""
+    return tuple((ep.name, ep.value) for ep in entry_points(group=f"samsa.{kind}"))
 
 
 _REGISTERED: dict[str, dict[str, Callable[..., Any]]] = {"aligners": {}, "parsers": {}}

@@ -38,6 +38,27 @@ def test_register_custom_aligner():
         registry._REGISTERED["aligners"].pop("upper.v1")
 
 
+def test_entry_point_plugins_are_found_and_the_metadata_read_once_per_kind(monkeypatch):
+    from importlib.metadata import EntryPoint
+
+    reads = []
+
+    def fake_entry_points(group):
+        reads.append(group)
+        return [EntryPoint("upper.v2", "aligners.exact:make", group)] if group == "samsa.aligners" else []
+
+    monkeypatch.setattr(registry, "entry_points", fake_entry_points)
+    registry._discovered.cache_clear()
+    try:
+        assert registry.resolve("aligners", "upper") == "upper.v2"  # found through its entry point
+        assert isinstance(registry.get_aligner("upper"), ExactAligner)
+        assert registry.resolve("parsers", "xml") == "xml.v1"
+        assert "upper.v2" in registry.available("aligners")
+        assert reads == ["samsa.aligners", "samsa.parsers"]
+    finally:
+        registry._discovered.cache_clear()
+
+
 def test_xml_parser_pairs_files_in_natural_order(tmp_path, fixture_path):
     import shutil
 
