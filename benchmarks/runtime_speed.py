@@ -17,8 +17,8 @@ identical; the baseline's are recorded with its signature (they differ when its
 default parser decodes differently). This checkout's modules are compiled to
 bytecode first, as ``pip install .`` leaves an installation (the baseline's
 too): an editable install under ``PYTHONDONTWRITEBYTECODE=1`` would otherwise
-compile every samsa module again on every run, about 0.15 s of each start-up
-on this machine. Writes ``benchmarks/results/runtime_speed.json``.
+compile every samsa module again on every run. Writes
+``benchmarks/results/runtime_speed.json``.
 """
 
 from __future__ import annotations

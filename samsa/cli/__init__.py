@@ -94,7 +94,7 @@ def console() -> None:
         code = main()
     finally:
         # The process ends here. Its objects go to the collector's permanent generation, so the interpreter's
-        # shutdown does not walk them again in its final collections: with spaCy loaded that walk took 0.3 s
+        # shutdown does not walk them again in its final collections: with spaCy loaded that walk took 0.27 s
         # (docs/BENCHMARKS.md). Every output is written and closed by now; modules are still torn down.
         gc.freeze()
     sys.exit(code)
