@@ -1,7 +1,7 @@
 """Scoring on a Dask cluster (the optional ``dask`` extra): the same chunk worker, one per Dask worker.
 
 A :class:`~distributed.diagnostics.plugin.WorkerPlugin` builds the
-:class:`samsa.pipeline.Worker` (parser, aligner) once when a Dask worker
+:class:`samsa.executors.Worker` (parser, aligner) once when a Dask worker
 joins, so models load once per worker, not once per task. Tasks are the
 pipeline's fixed-size chunks, submitted with a bounded window and gathered
 in input order; since corpus SAMSA is the mean of sentence scores, the
@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from samsa.errors import PluginUnavailable
-from samsa.pipeline import Item, ItemResult, Job, Worker, _ordered_window
+from samsa.executors import Item, ItemResult, Job, Worker, _ordered_window
 
 __all__ = ["DaskExecutor", "SamsaWorkerPlugin"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import ClassVar
 
 import pytest
 
@@ -254,7 +255,7 @@ class _CountingParser:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the pool forks on Linux only")
 def test_pool_loads_the_parser_once_in_the_parent_before_forking_and_only_to_parse():
-    from samsa.pipeline import Item, Job, PoolExecutor
+    from samsa.executors import Item, Job, PoolExecutor
 
     job = Job(parser=_CountingParser(), score=False)
     pool = PoolExecutor(job, 2)
@@ -271,6 +272,91 @@ def test_pool_loads_the_parser_once_in_the_parent_before_forking_and_only_to_par
     finally:
         pool.close()
     assert _CountingParser.loads == 0
+
+
+class _FreezeReportingParser(_CountingParser):
+    """Also notes in each graph whether the collector's heap was frozen in the process that parsed it."""
+
+    def parse(self, sentences):
+        import gc
+
+        out = super().parse(sentences)
+        for g in out:
+            g.graph["frozen"] = gc.get_freeze_count() > 0
+        return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the pool forks on Linux only")
+def test_loaded_models_are_frozen_out_of_the_collector_while_parsing_and_the_caller_gets_its_heap_back():
+    import gc
+
+    from samsa.executors import Item, Job, PoolExecutor, SerialExecutor
+
+    gc.unfreeze()
+    job = Job(parser=_FreezeReportingParser(), score=False)
+    tasks = [[Item("parse", ["a"])], [Item("parse", ["b"])]]
+    pool = PoolExecutor(job, 2)
+    try:
+        forked = [r[0].graph.graph["frozen"] for r in pool.map(tasks, "all")]
+        parent = gc.get_freeze_count()  # thawed right after the workers were forked
+    finally:
+        pool.close()
+    serial = SerialExecutor(job)
+    try:
+        here = [(r[0].graph.graph["frozen"], gc.get_freeze_count() > 0) for r in serial.map(tasks, "all")]
+    finally:
+        serial.close()
+    assert forked == [True, True] and parent == 0
+    assert here == [(True, True), (True, True)] and gc.get_freeze_count() == 0
+    gold = _CountingParser().parse([["x"]])[0]
+    serial = SerialExecutor(job)
+    try:
+        assert [r[0].graph is gold for r in serial.map([[Item("graph", gold)]], "all")] == [True]
+        assert gc.get_freeze_count() == 0  # nothing to parse, nothing loaded: nothing frozen
+    finally:
+        serial.close()
+
+
+def test_chunk_order_puts_sources_to_parse_first_longest_first_and_keeps_the_rest_in_input_order():
+    from samsa.executors import Item
+    from samsa.pipeline import chunk_order
+
+    window = [Item("parse", "a b"), Item("cached", ["x"] * 9), Item("parse", ["a"] * 5), Item("xml", "f.xml"),
+              Item("parse", "a b c d e"), Item("parse", "  a   b  c ")]  # fmt: skip
+    assert chunk_order(window) == [2, 4, 5, 0, 1, 3]
+    gold = [Item("xml", f"{k}.xml") for k in range(5)]
+    assert chunk_order(gold) == [0, 1, 2, 3, 4]
+
+
+class _RecordingParser(_CountingParser):
+    """Records the token counts of each call's sentences."""
+
+    calls: ClassVar[list[list[int]]] = []
+
+    def parse(self, sentences):
+        type(self).calls.append([len(s) for s in sentences])
+        return super().parse(sentences)
+
+
+def test_run_items_parses_each_window_longest_first_in_chunks_and_yields_in_input_order():
+    from samsa.executors import Item, Job, SerialExecutor
+    from samsa.pipeline import CHUNK, WINDOW, run_items
+
+    lengths = [(k * 37) % 50 + 1 for k in range(CHUNK * WINDOW + 70)]  # a full window, then a second one
+    items = [Item("parse", ["w"] * n, origin=str(k)) for k, n in enumerate(lengths)]
+    executor = SerialExecutor(Job(parser=_RecordingParser(), score=False))
+    _RecordingParser.calls = []
+    try:
+        got = [(it.origin, len(tokens(res.graph))) for it, res in run_items(iter(items), executor,
+                                                                            return_graphs=True)]  # fmt: skip
+    finally:
+        executor.close()
+    assert got == [(str(k), n) for k, n in enumerate(lengths)]
+    first = sorted(lengths[: CHUNK * WINDOW], reverse=True)
+    second = sorted(lengths[CHUNK * WINDOW :], reverse=True)
+    expected = [first[c : c + CHUNK] for c in range(0, len(first), CHUNK)]
+    expected += [second[c : c + CHUNK] for c in range(0, len(second), CHUNK)]
+    assert _RecordingParser.calls == expected
 
 
 def test_the_console_freezes_the_heap_before_the_interpreter_shuts_down_and_keeps_the_exit_code():

@@ -10,8 +10,9 @@ from pathlib import Path
 
 from samsa.cli.common import add_runtime_options, dask_target, open_cache
 from samsa.errors import OutputError
+from samsa.executors import Item, Job, make_executor
 from samsa.fileio import DEFAULT_MAX_TOKENS, check_output_path, current_umask, read_lines
-from samsa.pipeline import Item, Job, make_executor, progress_bar, run_items, worker_count
+from samsa.pipeline import progress_bar, run_items, worker_count
 from samsa.registry import available, get_parser
 from samsa.ucca_xml import to_standard_xml
 
