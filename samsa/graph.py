@@ -37,11 +37,13 @@ __all__ = [
     "add_edge",
     "add_terminal",
     "add_unit",
+    "child_table",
     "from_json",
     "from_tokens",
     "is_terminal",
     "new_passage",
     "node_key",
+    "node_table",
     "terminals",
     "to_json",
     "tokens",
@@ -164,12 +166,25 @@ def add_edge(
 
 def is_terminal(g: nx.DiGraph, node: str) -> bool:
     """True for layer-0 nodes (words and punctuation)."""
-    return g.nodes[node]["layer"] == "0"
+    return g._node[node]["layer"] == "0"  # type: ignore[attr-defined]
+
+
+# networkx's own dictionaries, read as its algorithms read them: its per-call views (``g.nodes[n]``,
+# ``g.succ[n]``) cost more than the queries that scoring runs some hundred times per sentence. Read only.
+def node_table(g: nx.DiGraph) -> Mapping[str, dict[str, Any]]:
+    """``{node: attributes}`` of ``g`` (``g.nodes[n]`` without a view per call), read only."""
+    return g._node  # type: ignore[attr-defined,no-any-return]
+
+
+def child_table(g: nx.DiGraph) -> Mapping[str, Mapping[str, dict[str, Any]]]:
+    """``{node: {child: edge attributes}}`` of ``g`` (``g.succ[n]`` without a view per call), read only."""
+    return g._succ  # type: ignore[attr-defined,no-any-return]
 
 
 def terminals(g: nx.DiGraph) -> list[str]:
     """All terminal IDs in text order."""
-    return sorted((n for n, d in g.nodes(data=True) if d["layer"] == "0"), key=lambda n: g.nodes[n]["position"])
+    nodes = node_table(g)
+    return sorted((n for n, d in nodes.items() if d["layer"] == "0"), key=lambda n: nodes[n]["position"])
 
 
 def tokens(g: nx.DiGraph) -> list[str]:
@@ -197,6 +212,7 @@ def describe(g: nx.DiGraph, node: str) -> dict[str, Any]:
 _TERMINAL_KEYS = ("layer", "type", "text", "position", "paragraph", "paragraph_position", "attributes", "extra")
 _UNIT_KEYS = ("layer", "type", "implicit", "attributes", "extra")
 _EDGE_KEYS = ("categories", "remote", "attributes", "category_attributes")
+_TERMINAL_SET, _UNIT_SET, _EDGE_SET = frozenset(_TERMINAL_KEYS), frozenset(_UNIT_KEYS), frozenset(_EDGE_KEYS)
 
 
 def _default_edge_attrs(cats: Sequence[str], remote: bool) -> tuple[dict[str, str], list[dict[str, str]]]:
@@ -211,20 +227,25 @@ def to_json(g: nx.DiGraph) -> str:
     node-link dump, which matters for the parse cache.
     """
     nodes = []
-    for n, d in g.nodes(data=True):
-        keys = _TERMINAL_KEYS if d.get("layer") == "0" else _UNIT_KEYS
-        row: list[Any] = [n, *(d.get(k) for k in keys)]
-        row[-2:] = [x or None for x in row[-2:]]  # empty attribute dictionaries
-        more = {k: v for k, v in d.items() if k not in keys}
-        nodes.append([*row, more] if more else row)
+    for n, d in node_table(g).items():
+        keys, known = (_TERMINAL_KEYS, _TERMINAL_SET) if d.get("layer") == "0" else (_UNIT_KEYS, _UNIT_SET)
+        row: list[Any] = [n, *map(d.get, keys)]
+        row[-2] = row[-2] or None  # empty attribute dictionaries
+        row[-1] = row[-1] or None
+        if not known.issuperset(d):
+            row.append({k: v for k, v in d.items() if k not in known})
+        nodes.append(row)
     edges = []
-    for u, v, d in g.edges(data=True):
-        cats = list(d["categories"])
-        attrs, cat_attrs = _default_edge_attrs(cats, bool(d["remote"]))
-        more = {k: x for k, x in d.items() if k not in _EDGE_KEYS}
-        row = [u, v, cats, bool(d["remote"]), None if d.get("attributes") == attrs else d.get("attributes"),
-               None if d.get("category_attributes") == cat_attrs else d.get("category_attributes")]  # fmt: skip
-        edges.append([*row, more] if more else row)
+    for u, nbrs in child_table(g).items():
+        for v, d in nbrs.items():
+            cats = list(d["categories"])
+            remote = bool(d["remote"])
+            attrs, cat_attrs = d.get("attributes"), d.get("category_attributes")
+            row = [u, v, cats, remote, None if attrs == ({"remote": "True"} if remote else {}) else attrs,
+                   None if cat_attrs == [{"tag": t} for t in cats] else cat_attrs]  # fmt: skip
+            if not _EDGE_SET.issuperset(d):
+                row.append({k: x for k, x in d.items() if k not in _EDGE_SET})
+            edges.append(row)
     return json.dumps({"v": 2, "graph": g.graph, "nodes": nodes, "edges": edges}, ensure_ascii=False,
                       separators=(",", ":"))  # fmt: skip
 

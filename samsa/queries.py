@@ -12,7 +12,7 @@ from collections.abc import Collection
 
 import networkx as nx
 
-from samsa.graph import is_terminal, node_key
+from samsa.graph import child_table, node_key, node_table
 
 __all__ = [
     "MAIN_RELATION_TAGS",
@@ -51,7 +51,7 @@ def children(
         Include children reached over remote edges.
     """
     out = []
-    for child, data in g.succ[unit].items():
+    for child, data in child_table(g)[unit].items():
         if not remote and data["remote"]:
             continue
         if tags is not None:
@@ -65,15 +65,15 @@ def children(
 
 def is_scene(g: nx.DiGraph, unit: str) -> bool:
     """A unit with an outgoing P or S edge (remote included, any category of the edge)."""
-    data = g.nodes[unit]
+    data = node_table(g)[unit]
     if data["layer"] != "1" or data["type"] != "FN":
         return False
-    return any(MAIN_RELATION_TAGS.intersection(d["categories"]) for d in g.succ[unit].values())
+    return any(not MAIN_RELATION_TAGS.isdisjoint(d["categories"]) for d in child_table(g)[unit].values())
 
 
 def scenes(g: nx.DiGraph) -> list[str]:
     """All scene units in node-ID order (the order of the text for gold and parsed passages)."""
-    return sorted((n for n in g if is_scene(g, n)), key=node_key)
+    return sorted((n for n in node_table(g) if is_scene(g, n)), key=node_key)
 
 
 def main_relations(g: nx.DiGraph, scene: str) -> list[str]:
@@ -98,15 +98,16 @@ def centers(g: nx.DiGraph, unit: str) -> list[str]:
 
 def _walk_terminals(g: nx.DiGraph, unit: str, remotes: bool) -> set[str]:
     """Terminals reachable from ``unit``, each edge followed once (remote edges may close a cycle)."""
+    nodes, succ = node_table(g), child_table(g)
     found: set[str] = set()
     seen: set[tuple[str, str]] = set()
     stack = [unit]  # explicit stack: no recursion limit on deep graphs
     while stack:
         node = stack.pop()
-        if is_terminal(g, node):
+        if nodes[node]["layer"] == "0":
             found.add(node)
             continue
-        for child, data in g.succ[node].items():
+        for child, data in succ[node].items():
             if (data["remote"] and not remotes) or (node, child) in seen:
                 continue
             seen.add((node, child))
@@ -121,10 +122,11 @@ def unit_terminals(g: nx.DiGraph, unit: str, *, punct: bool = False, remotes: bo
     remote edges at any depth (SAMSA counts a remote participant's words as part
     of the scene).
     """
+    nodes = node_table(g)
     found = _walk_terminals(g, unit, remotes)
     if not punct:
-        found = {t for t in found if g.nodes[t]["type"] != "Punctuation"}
-    return sorted(found, key=lambda t: g.nodes[t]["position"])
+        found = {t for t in found if nodes[t]["type"] != "Punctuation"}
+    return sorted(found, key=lambda t: nodes[t]["position"])
 
 
 def minimal_centers(g: nx.DiGraph, unit: str) -> list[str]:
@@ -155,6 +157,7 @@ def _collect_centers(g: nx.DiGraph, unit: str, out: list[str], path: set[str]) -
     An explicit stack of (unit, entering?) events replaces recursion: deep
     graphs need no recursion limit, and the visit order is the recursive one.
     """
+    nodes = node_table(g)
     stack: list[tuple[str, bool]] = [(unit, True)]
     while stack:
         node, entering = stack.pop()
@@ -163,7 +166,8 @@ def _collect_centers(g: nx.DiGraph, unit: str, out: list[str], path: set[str]) -
             continue
         if node in path:
             continue
-        if is_terminal(g, node) or g.nodes[node].get("implicit"):
+        data = nodes[node]
+        if data["layer"] == "0" or data.get("implicit"):
             out.append(node)
             continue
         rules = (main_relations,) if is_scene(g, node) else (centers, parallel_scenes)

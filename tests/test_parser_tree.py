@@ -103,3 +103,14 @@ def test_spans_inside_a_punctuation_unit_are_dropped():
     from ucca.evaluation import evaluate
 
     evaluate(to_ucca(g), to_ucca(g), normalize=False, constructions=("primary", "remote"))  # raised before
+
+
+def test_a_unit_marked_up_moves_to_the_end_of_its_grandparent_and_emptied_units_go():
+    g = spans_to_graph(["a", "b", "c"], [Span(0, 3, "H"), Span(0, 1, "A"), Span(1, 2, "P"), Span(2, 3, "A^")])
+    assert list(g.successors("1.1")) == ["1.2", "1.5"] and list(g.successors("1.2")) == ["1.3", "1.4"]
+    assert g.edges["1.1", "1.5"]["categories"] == ("A",) and list(g.successors("1.5")) == ["0.3"]
+    # the H unit's only child moves up: the H unit is left empty and removed
+    g = spans_to_graph(["a", "b"], [Span(0, 2, "H"), Span(0, 2, "A^")])
+    assert list(g) == ["1.1", "0.1", "0.2", "1.3"] and list(g.edges) == [("1.1", "1.3"), ("1.3", "0.1"), ("1.3", "0.2")]
+    assert g.edges["1.1", "1.3"] == {"categories": ("A",), "remote": False, "attributes": {},
+                                     "category_attributes": [{"tag": "A"}]}  # fmt: skip

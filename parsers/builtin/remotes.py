@@ -74,8 +74,7 @@ def distance_buckets(scenes: np.ndarray, units: np.ndarray) -> np.ndarray:
 def _primary_tokens(g: nx.DiGraph, positions: dict[str, int]) -> dict[str, frozenset[int]]:
     """Token positions under each layer-1 unit, following primary edges only."""
     out: dict[str, frozenset[int]] = {}
-    succ = dict(g.adjacency())  # the graph's own dictionaries: per-node views cost more than this walk
-    nodes = g.nodes
+    succ, nodes = G.child_table(g), G.node_table(g)  # per-node views cost more than this walk
 
     def visit(u: str) -> frozenset[int]:
         if u in out:
@@ -89,9 +88,8 @@ def _primary_tokens(g: nx.DiGraph, positions: dict[str, int]) -> dict[str, froze
         out[u] = frozenset(acc)
         return out[u]
 
-    for n in sorted(g, key=G.node_key):
-        if nodes[n]["layer"] == "1":
-            visit(n)
+    for n in sorted((n for n, d in nodes.items() if d["layer"] == "1"), key=G.node_key):
+        visit(n)
     return out
 
 
@@ -111,9 +109,10 @@ def candidate_pairs(g: nx.DiGraph) -> list[Pair]:
     chain) only the outermost one is a candidate.
     """
     toks, spans = _units(g)
+    nodes = G.node_table(g)
     targets: dict[frozenset[int], str] = {}
     for u in sorted(spans, key=G.node_key):  # parents precede children in node-ID order for parsed graphs
-        d = g.nodes[u]
+        d = nodes[u]
         if u == G.ROOT_ID or d["type"] in ("PNCT", "LKG") or d.get("implicit"):
             continue
         targets.setdefault(toks[u], u)

@@ -132,25 +132,26 @@ def _gap_filler(term, parent, children, tokens_of, gap, u):
 def spans_to_graph(tokens: list[str], spans: list[Span], passage_id: str = "1") -> nx.DiGraph:
     """Build a UCCA passage from tokens and nested labeled spans (crossing spans are dropped).
 
-    Nodes and edges are added with networkx directly, with exactly the
-    attributes ``samsa.graph``'s helpers would give them (IDs are generated
-    here, so the helpers' checks cannot fail): this runs once per parsed sentence.
+    The tree is built in plain dictionaries (units in creation order, each
+    unit's children in the order they are attached) and handed to networkx in
+    one call each for nodes and edges, with exactly the attributes
+    ``samsa.graph``'s helpers would give them: this runs once per parsed
+    sentence, and networkx's per-call checks cost more than the tree itself.
     """
-    g = G.new_passage(passage_id)
-    add_node, add_edge = g.add_node, g.add_edge
+    kinds: dict[str, str] = {G.ROOT_ID: "FN"}  # unit -> FN or PNCT, in creation order
+    children: dict[str, dict[str, str]] = {G.ROOT_ID: {}}  # unit -> {child: category}, in attachment order
+    parent_of: dict[str, str] = {}
 
     def edge(parent: str, child: str, tag: str) -> None:
-        add_edge(parent, child, categories=(tag,), remote=False, attributes={}, category_attributes=[{"tag": tag}])
+        children[parent][child] = tag
+        parent_of[child] = parent
 
     def unit(nid: str, kind: str) -> None:
-        add_node(nid, layer="1", type=kind, implicit=False, attributes={}, extra={})
+        kinds[nid] = kind
+        children[nid] = {}
 
-    terms = []
-    for k, t in enumerate(tokens, 1):
-        nid = f"0.{k}"
-        add_node(nid, layer="0", type="Word" if any(ch.isalnum() for ch in t) else "Punctuation", text=t,
-                 position=k, paragraph=1, paragraph_position=k, attributes={}, extra={})  # fmt: skip
-        terms.append(nid)
+    terms = [f"0.{k}" for k in range(1, len(tokens) + 1)]
+    punct = [not any(ch.isalnum() for ch in t) for t in tokens]
     ordered = sorted(spans, key=lambda s: (s.start, -(s.end - s.start)))
     stack: list[tuple[int, int, str]] = [(0, len(tokens), G.ROOT_ID)]
     owner = [G.ROOT_ID] * len(tokens)  # innermost unit of each token
@@ -162,14 +163,14 @@ def spans_to_graph(tokens: list[str], spans: list[Span], passage_id: str = "1") 
         if not stack:
             continue
         node = stack[-1][2]
-        if g.nodes[node]["type"] == "PNCT":
+        if kinds[node] == "PNCT":
             continue  # a span inside a punctuation unit: UCCA's punctuation units hold terminals only
         for lab in s.label.split("/"):
             counter += 1
             nid = f"1.{counter}"
             is_up = lab.endswith(UP)
             tag = lab[:-1] if is_up else lab
-            punct_only = tag == "U" and all(not any(c.isalnum() for c in tokens[k]) for k in range(s.start, s.end))
+            punct_only = tag == "U" and all(punct[s.start : s.end])
             unit(nid, "PNCT" if punct_only else "FN")
             edge(node, nid, tag)
             if is_up:
@@ -178,34 +179,42 @@ def spans_to_graph(tokens: list[str], spans: list[Span], passage_id: str = "1") 
         for k in range(s.start, s.end):
             owner[k] = node
         stack.append((s.start, s.end, node))
-    nodes = g.nodes
     for k, t in enumerate(terms):
         parent = owner[k]
-        if nodes[t]["type"] == "Punctuation" and nodes[parent]["type"] != "PNCT":
+        if punct[k] and kinds[parent] != "PNCT":
             counter += 1
             pn = f"1.{counter}"
             unit(pn, "PNCT")
             edge(parent, pn, "U")
             parent = pn
         edge(parent, t, "Terminal")
-    for nid in up:  # "^": the unit belongs to its parent's parent
-        parent = next(iter(g.predecessors(nid)))
-        grand = next(iter(g.predecessors(parent)), None)
-        if grand is not None and not g.has_edge(grand, nid):
-            data = g.edges[parent, nid]
-            g.remove_edge(parent, nid)
-            g.add_edge(grand, nid, **data)
-    _drop_empty_units(g)
+    for nid in up:  # "^": the unit belongs to its parent's parent (its edge moves to the end of the grandparent's)
+        parent = parent_of[nid]
+        grand = parent_of.get(parent)
+        if grand is not None and nid not in children[grand]:
+            children[grand][nid] = children[parent].pop(nid)
+            parent_of[nid] = grand
+    _drop_empty_units(kinds, children, parent_of)
+    g = G.new_passage(passage_id)
+    g.add_nodes_from((t, {"layer": "0", "type": "Punctuation" if punct[k] else "Word", "text": tokens[k],
+                          "position": k + 1, "paragraph": 1, "paragraph_position": k + 1, "attributes": {},
+                          "extra": {}}) for k, t in enumerate(terms))  # fmt: skip
+    g.add_nodes_from((nid, {"layer": "1", "type": kind, "implicit": False, "attributes": {}, "extra": {}})
+                     for nid, kind in kinds.items() if nid != G.ROOT_ID)  # fmt: skip
+    g.add_edges_from((u, v, {"categories": (tag,), "remote": False, "attributes": {},
+                             "category_attributes": [{"tag": tag}]})
+                     for u, kids in children.items() for v, tag in kids.items())  # fmt: skip
     return g
 
 
-def _drop_empty_units(g: nx.DiGraph) -> None:
+def _drop_empty_units(kinds: dict[str, str], children: dict[str, dict[str, str]], parent_of: dict[str, str]) -> None:
     """Units left without any terminal (a malformed prediction) are removed, bottom-up."""
-    todo = [n for n in g if n != G.ROOT_ID and g.nodes[n]["layer"] == "1" and not g.out_degree(n)]
+    todo = [n for n in kinds if n != G.ROOT_ID and not children[n]]
     while todo:
         n = todo.pop()
-        if n not in g or g.out_degree(n):
+        if n not in kinds or children[n]:
             continue
-        parents = list(g.predecessors(n))
-        g.remove_node(n)
-        todo.extend(p for p in parents if p != G.ROOT_ID and not g.out_degree(p))
+        parent = parent_of.pop(n)
+        del kinds[n], children[n], children[parent][n]
+        if parent != G.ROOT_ID and not children[parent]:
+            todo.append(parent)

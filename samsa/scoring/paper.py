@@ -19,7 +19,7 @@ from pathlib import Path
 import networkx as nx
 
 from aligners.base import Aligner
-from samsa.graph import is_terminal
+from samsa.graph import node_table
 from samsa.queries import main_relations, minimal_centers, participants, scenes, unit_terminals
 from samsa.scoring.formula import samsa_from_scene_scores, scene_score
 from samsa.scoring.result import SceneResult, SentenceResult, UnitCheck
@@ -43,19 +43,21 @@ class _Unit:
 
 
 def _center_terminals(g: nx.DiGraph, center: str) -> list[str]:
-    if g.nodes[center].get("implicit"):
+    data = node_table(g)[center]
+    if data.get("implicit"):
         return []
-    if is_terminal(g, center):
-        return [] if g.nodes[center]["type"] == "Punctuation" else [center]
+    if data["layer"] == "0":
+        return [] if data["type"] == "Punctuation" else [center]
     return unit_terminals(g, center, punct=False, remotes=False)
 
 
 def _unit(g: nx.DiGraph, units: Sequence[str]) -> _Unit:
+    nodes = node_table(g)
     centers: list[str] = []
     for u in units:
         centers.extend(c for c in minimal_centers(g, u) if c not in centers)
     terms = frozenset(t for c in centers for t in _center_terminals(g, c))
-    words = tuple(g.nodes[t]["text"] for t in sorted(terms, key=lambda t: g.nodes[t]["position"]))
+    words = tuple(nodes[t]["text"] for t in sorted(terms, key=lambda t: nodes[t]["position"]))
     return _Unit(tuple(units), tuple(centers), terms, words)
 
 
@@ -78,10 +80,11 @@ def paper_structure(g: nx.DiGraph) -> tuple[PaperScene, ...]:
     cache keeps it (:func:`encode_structure`): a warm run scores without
     rebuilding any graph.
     """
+    nodes = node_table(g)
     out = []
     for sc in scenes(g):
         leaves = tuple(unit_terminals(g, sc, punct=False, remotes=True))
-        out.append(PaperScene(sc, leaves, tuple(g.nodes[t]["text"] for t in leaves), _unit(g, main_relations(g, sc)),
+        out.append(PaperScene(sc, leaves, tuple(nodes[t]["text"] for t in leaves), _unit(g, main_relations(g, sc)),
                               tuple(_unit(g, [p]) for p in participants(g, sc))))  # fmt: skip
     return tuple(out)
 
