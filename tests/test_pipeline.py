@@ -231,6 +231,33 @@ def test_the_samsa_executable_imports_spacy_cli_only_when_used(use):
     assert res.stdout.strip() == "['NNP', 'VBD', 'NNP', 'DT', 'NN', '.'] [] True"
 
 
+HIDDEN = """
+import sys
+from samsa.cli.startup import hide_torch_from_thinc
+registered = hide_torch_from_thinc()
+import spacy, thinc.compat
+nlp = spacy.load("{model}", exclude=["senter", "ner", "lemmatizer"])
+tags = [t.tag_ for t in nlp("John gave Mary a call .")]
+hidden = "torch" not in sys.modules and not thinc.compat.has_torch
+import torch
+finder_left = any(type(f).__name__ == "_TorchHiddenFromThinc" for f in sys.meta_path)
+print(tags, registered, hidden, callable(torch.tensor), finder_left, hide_torch_from_thinc())
+"""
+
+
+def test_the_samsa_executable_lets_thinc_find_no_pytorch_and_pytorch_still_imports_afterwards():
+    """Where PyTorch is installed, thinc imports it with spaCy (2 s of every start-up); the executable hides it
+    from thinc's import only: spaCy tags the same, and ``import torch`` works afterwards."""
+    pytest.importorskip("torch")
+    from aligners.annotate import DEFAULT_MODELS, spacy_model_id
+
+    model = next(m for m in DEFAULT_MODELS if spacy_model_id(m) != m)
+    res = subprocess.run([sys.executable, "-c", HIDDEN.format(model=model)], capture_output=True, text=True,
+                         cwd=_root())  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "['NNP', 'VBD', 'NNP', 'DT', 'NN', '.'] True True True False False"
+
+
 class _CountingParser:
     """Parses a token list into one unit over all tokens; counts ``load`` calls (in the process that makes them)."""
 

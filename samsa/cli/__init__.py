@@ -85,11 +85,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def console() -> None:
     """The ``samsa`` executable and ``python -m samsa``: :func:`main` in a process of its own, where spaCy's
-    command line is imported only if used (:mod:`samsa.cli.startup`; a third of spaCy's import time) and
-    whose shutdown does not collect the heap again (below)."""
-    from samsa.cli.startup import defer_spacy_cli
+    command line is imported only if used and spaCy's network library does not import PyTorch
+    (:mod:`samsa.cli.startup`: a third of spaCy's import time, and 2 s where PyTorch is installed), and whose
+    shutdown does not collect the heap again (below)."""
+    from samsa.cli.startup import defer_spacy_cli, hide_torch_from_thinc
 
     defer_spacy_cli()
+    hide_torch_from_thinc()
     try:
         code = main()
     finally:

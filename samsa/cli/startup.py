@@ -1,4 +1,5 @@
-"""Start-up of the ``samsa`` command: spaCy's own command line is imported only if something uses it.
+"""Start-up of the ``samsa`` command: spaCy's own command line is imported only if something uses it, and
+spaCy's network library does not import PyTorch.
 
 ``import spacy`` runs ``from .cli.info import info``, which imports spaCy's
 whole command-line interface (typer, weasel, httpx, its download and project
@@ -11,6 +12,14 @@ spaCy is imported. They are transparent: the first use of anything under
 imports the real package and hands over to it. ``docs/BENCHMARKS.md`` has the
 start-up figures; ``tests/test_pipeline.py`` checks both the saving and the
 hand-over.
+
+When PyTorch is installed (a research environment, or samsa's own ``[train]``
+extra), spaCy's network library thinc imports it at its own import
+(``thinc.compat``) for its PyTorch interoperability, which samsa never uses:
+about 2 s of every ``samsa`` run that loads spaCy. The executable therefore
+lets ``thinc.compat`` find no PyTorch (:func:`hide_torch_from_thinc`), as in a
+virtualenv without it; spaCy's pipelines run on thinc's numpy operations
+either way, and ``import torch`` works as usual afterwards.
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-__all__ = ["defer_spacy_cli"]
+__all__ = ["defer_spacy_cli", "hide_torch_from_thinc"]
 
 _NAMES = ("spacy.cli.info", "spacy.cli")
 
@@ -118,4 +127,51 @@ def defer_spacy_cli() -> bool:
     sys.modules["spacy.cli"] = cli
     sys.modules["spacy.cli.info"] = info
     sys.meta_path.insert(0, _HandOver())
+    return True
+
+
+class _TorchHiddenFromThinc(importlib.abc.MetaPathFinder):
+    """Wraps the loader of ``thinc.compat``; while that module runs, ``torch`` cannot be found. Leaves
+    ``sys.meta_path`` once it has done so."""
+
+    def __init__(self) -> None:
+        self.hiding = False
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if self.hiding and (name == "torch" or name.startswith("torch.")):
+            raise ModuleNotFoundError(f"No module named {name!r} (hidden from thinc by samsa)", name=name)
+        if name != "thinc.compat" or self.hiding:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _Hiding(spec.loader, self)
+        return spec
+
+
+class _Hiding(importlib.abc.Loader):
+    def __init__(self, loader: Any, finder: _TorchHiddenFromThinc) -> None:
+        self.loader = loader
+        self.finder = finder
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        self.finder.hiding = True
+        try:
+            self.loader.exec_module(module)
+        finally:
+            self.finder.hiding = False
+            sys.meta_path[:] = [f for f in sys.meta_path if f is not self.finder]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.loader, name)
+
+
+def hide_torch_from_thinc() -> bool:
+    """Let ``thinc.compat``, when it is imported, find no PyTorch (unless PyTorch or thinc is imported already:
+    then nothing changes); returns whether it registered the finder."""
+    if "torch" in sys.modules or "thinc.compat" in sys.modules:
+        return False
+    sys.meta_path.insert(0, _TorchHiddenFromThinc())
     return True
