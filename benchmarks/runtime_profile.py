@@ -8,6 +8,8 @@ One process, BLAS at one thread, the shipped weights. Reported:
   sources (raw text), spaCy included, model loaded (second of two passes);
 - the parse of the HSplit sources split by stage (spaCy features, BiLSTM, span scores, CKY, graph
   building, remote edges), as ``BuiltinParser.parse`` runs them;
+- how much the BiLSTM's batches of the HSplit sources are padded, in ``samsa.pipeline``'s chunks cut
+  from consecutive sources and in its ``chunk_order``;
 - the warm-cache path per source: reading and decoding the cached paper-mode structure, and
   scoring one HSplit reference (exact aligner) per pair; for comparison, what it replaced:
   decoding the cached graph and deriving its structure;
@@ -92,6 +94,31 @@ def stages(parser, sentences: list[list[str]]) -> dict[str, float]:
             "shares_percent": {k: round(100 * v / total) for k, v in t.items()}}  # fmt: skip
 
 
+def padding(parser, sources: list[str]) -> dict[str, int]:
+    """Padded BiLSTM positions over real ones, in percent more, when the pipeline cuts the sources into
+    consecutive chunks (as it did before session 10) and in ``chunk_order`` (as it does now)."""
+    from parsers.builtin import _batches
+    from samsa.executors import Item
+    from samsa.pipeline import CHUNK, WINDOW, chunk_order
+
+    lengths = [len(parser.tokenize(s)) for s in sources]
+
+    def percent(order: list[int]) -> int:
+        padded = real = 0
+        for c in range(0, len(order), CHUNK):
+            chunk = sorted(order[c : c + CHUNK], key=lambda k: lengths[k])  # the parser sorts its input
+            for idx in _batches(chunk, lengths, parser.batch_size):
+                padded += len(idx) * (max(lengths[k] for k in idx) + 2)
+                real += sum(lengths[k] + 2 for k in idx)
+        return round(100 * (padded - real) / real)
+
+    ordered = []
+    for w in range(0, len(sources), CHUNK * WINDOW):
+        window = [Item("parse", s) for s in sources[w : w + CHUNK * WINDOW]]
+        ordered += [w + k for k in chunk_order(window)]
+    return {"consecutive_chunks": percent(list(range(len(sources)))), "chunk_order": percent(ordered)}
+
+
 def main() -> None:
     from threadpoolctl import threadpool_limits
 
@@ -119,6 +146,7 @@ def main() -> None:
             graphs = parser.parse(sents)  # the HSplit graphs (last set) feed the warm path below
             result[f"parse_{name}_sentences_per_s"] = round(len(sents) / (time.perf_counter() - start), 1)
         result["hsplit_parse_stages"] = stages(parser, [parser.tokenize(s) for s in hsplit_src])
+        result["hsplit_batch_padding_percent"] = padding(parser, hsplit_src)
         # warm path on the HSplit sources: graphs as the cache stores them, scored against HSplit1
         with tempfile.TemporaryDirectory() as tmp, ParseCache(Path(tmp) / "c.sqlite") as cache:
             key = parser.cache_key()

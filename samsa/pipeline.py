@@ -19,6 +19,7 @@ scoring structure, not its graph: a warm run rebuilds no graph at all.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -81,10 +82,14 @@ def _with_cache(window: list[Item], cache: Any, key: str, scenes: str | None) ->
     return out
 
 
+#: what a tokenizer would split a raw source into, near enough to order by: runs of word characters, and
+#: every other non-space character alone
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
 def _length(it: Item) -> int:
-    """A source's length in words: its tokens when given, else whitespace-separated words (known before
-    tokenizing, and enough to order by)."""
-    return len(it.source.split()) if isinstance(it.source, str) else len(it.source)
+    """A source's length in tokens: its tokens when given, else an estimate known before tokenizing."""
+    return len(_TOKEN.findall(it.source)) if isinstance(it.source, str) else len(it.source)
 
 
 def chunk_order(window: Sequence[Item]) -> list[int]:
@@ -93,9 +98,10 @@ def chunk_order(window: Sequence[Item]) -> list[int]:
 
     Why: the parser pads each batch to its longest sentence, and a chunk of
     sentences of similar length pads little (consecutive HSplit sources padded
-    the BiLSTM's input by 55%, sorted ones by 8%); and the longest chunks go
-    first, so that the last ones, which decide when a pool is done, are the
-    shortest. Gold passages and cache hits keep their order: consecutive chunks,
+    the BiLSTM's input by 55%, sorted ones by 14%:
+    ``benchmarks/runtime_profile.py``); and the longest chunks go first, so
+    that the last ones, which decide when a pool is done, are the shortest.
+    Gold passages and cache hits keep their order: consecutive chunks,
     results streamed as before. The order depends on the input alone, never on
     ``--jobs``.
     """
