@@ -2,7 +2,7 @@
 
 Usage:
     git worktree add /tmp/samsa-old <revision>
-    python benchmarks/parse_ab.py --other /tmp/samsa-old [--rounds 3]
+    python benchmarks/parse_ab.py --other /tmp/samsa-old [--rounds 3] [--json parse_ab.json]
 
 Why: whole-command timings on the shared 2-core VM drift by a third between
 hours, more than most code changes gain. This isolates the parser: each round
@@ -64,6 +64,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--other", required=True, type=Path, help="another samsa checkout (e.g. a git worktree)")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--json", default="parse_ab.json", help="result file name under benchmarks/results/")
     args = ap.parse_args()
     src = DATA / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig"
     checkouts = {"this": ROOT, "other": args.other.resolve()}
@@ -85,7 +86,7 @@ def main() -> None:
     out["same_graphs"] = len({row["graphs_sha256"] for rows in runs.values() for row in rows}) == 1
     this, other = out["this"]["median_cpu_s"], out["other"]["median_cpu_s"]  # type: ignore[index]
     out["cpu_change_percent"] = round(100 * (this - other) / other, 1)
-    print(write_json("parse_ab.json", out))
+    print(write_json(args.json, out))
 
 
 if __name__ == "__main__":

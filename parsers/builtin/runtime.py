@@ -190,13 +190,19 @@ class NumpySpanNet:
         """Label logits (m, L) of the spans (i, j), i < j, of sentence ``b``, in ``np.triu_indices(n + 1, 1)`` order.
 
         The MLP's first layer is linear in the fenceposts, so it is applied to
-        the n+1 states and the span features are differences of projections.
+        the n+1 states: a span's input ``[fwd[j] - fwd[i], bwd[i] - bwd[j]]``
+        projects to ``q[j] - q[i]`` with ``q = fwd @ W_fwd - bwd @ W_bwd``, one
+        difference per span instead of three (float32 sums in another order than
+        torch's; ``benchmarks/runtime_parity.py`` holds them to its tolerance).
         """
         f = fence[b, : n + 1]
         i, j = np.triu_indices(n + 1, 1)
-        pf = f[:, : self.hidden] @ self.first_fwd
-        pb = f[:, self.hidden :] @ self.first_bwd
-        hidden = np.maximum(pf[j] - pf[i] + pb[i] - pb[j] + self.s["classify.0.bias"], 0)
+        q = f[:, : self.hidden] @ self.first_fwd
+        q -= f[:, self.hidden :] @ self.first_bwd
+        hidden = q[j]
+        hidden -= q[i]
+        hidden += self.s["classify.0.bias"]
+        np.maximum(hidden, 0, out=hidden)
         return hidden @ self.s["classify.3.weight"].T + self.s["classify.3.bias"]
 
     def span_log_probs(self, fence: np.ndarray, b: int, n: int) -> np.ndarray:
