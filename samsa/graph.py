@@ -166,7 +166,7 @@ def add_edge(
 
 def is_terminal(g: nx.DiGraph, node: str) -> bool:
     """True for layer-0 nodes (words and punctuation)."""
-    return g._node[node]["layer"] == "0"  # type: ignore[attr-defined]
+    return node_table(g)[node]["layer"] == "0"
 
 
 # networkx's own dictionaries, read as its algorithms read them: its per-call views (``g.nodes[n]``,
