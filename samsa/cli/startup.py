@@ -66,8 +66,8 @@ class _HandOver(importlib.abc.MetaPathFinder):
         return None  # the regular finders do the import
 
 
-class _WithCli(importlib.abc.Loader):
-    """The ``spacy`` package's own loader, with ``spacy.cli`` bound before the package's code runs."""
+class _Wrapped(importlib.abc.Loader):
+    """A module's own loader, whose ``exec_module`` a subclass surrounds with something of its own."""
 
     def __init__(self, loader: Any) -> None:
         self.loader = loader
@@ -75,13 +75,17 @@ class _WithCli(importlib.abc.Loader):
     def create_module(self, spec: Any) -> Any:
         return self.loader.create_module(spec)
 
+    def __getattr__(self, name: str) -> Any:  # get_data, get_filename, get_resource_reader, ...: the real loader's
+        return getattr(self.loader, name)
+
+
+class _WithCli(_Wrapped):
+    """The ``spacy`` package's own loader, with ``spacy.cli`` bound before the package's code runs."""
+
     def exec_module(self, module: ModuleType) -> None:
         if _active():
             module.cli = sys.modules["spacy.cli"]  # type: ignore[attr-defined]
         self.loader.exec_module(module)
-
-    def __getattr__(self, name: str) -> Any:  # get_data, get_filename, get_resource_reader, ...: the real loader's
-        return getattr(self.loader, name)
 
 
 def _active() -> bool:
@@ -148,13 +152,12 @@ class _TorchHiddenFromThinc(importlib.abc.MetaPathFinder):
         return spec
 
 
-class _Hiding(importlib.abc.Loader):
-    def __init__(self, loader: Any, finder: _TorchHiddenFromThinc) -> None:
-        self.loader = loader
-        self.finder = finder
+class _Hiding(_Wrapped):
+    """``thinc.compat``'s own loader, run while ``finder`` hides PyTorch; the finder leaves afterwards."""
 
-    def create_module(self, spec: Any) -> Any:
-        return self.loader.create_module(spec)
+    def __init__(self, loader: Any, finder: _TorchHiddenFromThinc) -> None:
+        super().__init__(loader)
+        self.finder = finder
 
     def exec_module(self, module: ModuleType) -> None:
         self.finder.hiding = True
@@ -163,9 +166,6 @@ class _Hiding(importlib.abc.Loader):
         finally:
             self.finder.hiding = False
             sys.meta_path[:] = [f for f in sys.meta_path if f is not self.finder]
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.loader, name)
 
 
 def hide_torch_from_thinc() -> bool:
