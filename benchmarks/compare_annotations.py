@@ -3,7 +3,7 @@
 Usage:
     python benchmarks/compare_annotations.py [--parser builtin:accurate]
     python benchmarks/compare_annotations.py --gold ucca/wiki/dev --parser builtin:accurate \
-        --weights FILE [--style wiki] --out NAME.json
+        --weights FILE [--style wiki] [--scene-bias B] --out NAME.json
 
 Outputs: "identity" (the gold tokens) and "scene-split" (one sentence per gold
 scene: each scene's words, separated by <::::>). Both are scored with the manual
@@ -11,8 +11,8 @@ UCCA of ../shared/data/ucca/20k/test and with the built-in parser's UCCA of the
 same tokens (exact aligner, tokenizer none). Writes ``compare_annotations.json`` for the default
 parser and ``compare_annotations_<pipeline>.json`` for ``--parser builtin:<pipeline>``. ``--gold``
 takes another gold set (a dev set, to choose between weights without looking at test), and
-``--weights`` a weights file for the pipeline (a candidate not shipped): the benchmark parses with it
-and hands the XML to ``compare-annotations --parsed``.
+``--weights`` a weights file for the pipeline (a candidate not shipped), ``--scene-bias`` a decoding Scene
+bias: the benchmark then parses itself and hands the XML to ``compare-annotations --parsed``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from samsa.ucca_xml import list_passage_files, load_passage
 
 
 def run(parser: str = "builtin", gold_rel: str = "ucca/20k/test", weights: str | None = None,
-        style: str = "wiki") -> dict:  # fmt: skip
+        style: str = "wiki", scene_bias: float | None = None) -> dict:  # fmt: skip
     gold_dir = DATA / gold_rel
     gold = [load_passage(f) for f in list_passage_files(gold_dir)]
     identity = [" ".join(tokens(g)) for g in gold]
@@ -48,8 +48,9 @@ def run(parser: str = "builtin", gold_rel: str = "ucca/20k/test", weights: str |
             f.write_text("\n".join(lines) + "\n", encoding="utf-8")
             files.append(str(f))
         source = ["--parser", parser]
-        if weights:
-            source = ["--parsed", str(parse_with(weights, parser, style, gold, Path(tmp) / "parsed"))]
+        if weights or scene_bias is not None:
+            parsed = parse_with(weights, parser, style, gold, Path(tmp) / "parsed", scene_bias)
+            source = ["--parsed", str(parsed)]
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
             rc = main(["compare-annotations", "--ucca", str(gold_dir), "--system", *files, "--tokenizer", "none",
@@ -63,15 +64,20 @@ def run(parser: str = "builtin", gold_rel: str = "ucca/20k/test", weights: str |
     return result
 
 
-def parse_with(weights: str, parser: str, style: str, gold: list, out: Path) -> Path:
-    """Parse the gold sentences (their tokens) with a weights file for ``parser``'s pipeline; one XML each."""
+def parse_with(weights: str | None, parser: str, style: str, gold: list, out: Path,
+               scene_bias: float | None = None) -> Path:  # fmt: skip
+    """Parse the gold sentences (their tokens) with a weights file for ``parser``'s pipeline (its own when
+    None) and a decoding Scene bias; one XML each."""
     from parsers.builtin import BuiltinParser
     from samsa.ucca_xml import write_standard
 
     out.mkdir()
     pipeline = parser.partition(":")[2] or "fast"
     for k, g in enumerate(
-        BuiltinParser(weights=weights, pipeline=pipeline, style=style).parse([tokens(g) for g in gold]), 1
+        BuiltinParser(weights=weights, pipeline=pipeline, style=style, scene_bias=scene_bias).parse(
+            [tokens(g) for g in gold]
+        ),
+        1,
     ):
         write_standard(g, out / f"{k:05d}.xml")
     return out
@@ -85,13 +91,21 @@ if __name__ == "__main__":
     ap.add_argument("--gold", default="ucca/20k/test", help="gold set under the data folder")
     ap.add_argument("--weights", default=None, help="a weights file for the pipeline instead of its shipped one")
     ap.add_argument("--style", default="wiki", help="guideline style for --weights (ewt for EWT)")
+    ap.add_argument(
+        "--scene-bias",
+        type=float,
+        default=None,
+        help="added to the P/S log-probabilities before decoding (docs/parser.md, Scene calibration)",
+    )
     ap.add_argument("--out", default=None, help="file name under benchmarks/results")
     args = ap.parse_args()
-    res = run(args.parser, args.gold, args.weights, args.style)
+    res = run(args.parser, args.gold, args.weights, args.style, args.scene_bias)
     res["parser"] = args.parser
     res["gold"] = args.gold
     if args.weights:
         res["weights"] = Path(args.weights).name
+    if args.scene_bias is not None:
+        res["scene_bias"] = args.scene_bias
     pipeline = args.parser.partition(":")[2]
     default = f"compare_annotations_{pipeline}.json" if pipeline else "compare_annotations.json"
     write_json(args.out or default, res)
