@@ -10,7 +10,11 @@ result equals the single-process one exactly.
 ``address="local"`` starts a :class:`~distributed.LocalCluster` of processes
 with one thread each; any other string is a scheduler address
 (``tcp://host:8786``), for example one started by dask-jobqueue on Slurm
-(README, "Scoring on a cluster").
+(README, "Scoring on a cluster"). The workers of a LocalCluster started here
+run samsa's tasks only, so, like the ``samsa`` executable, they let spaCy's
+network library find no PyTorch (:func:`samsa.cli.startup.hide_torch_from_thinc`:
+seconds and 100-200 MB per worker where PyTorch is installed); workers of
+a cluster given by address are left as they are, since other tasks may share them.
 """
 
 from __future__ import annotations
@@ -32,15 +36,21 @@ except ImportError:  # pragma: no cover - exercised only without the extra
 
 
 class SamsaWorkerPlugin(_PluginBase):  # type: ignore[misc,valid-type]
-    """Builds one samsa Worker per Dask worker, under ``name`` (a digest of the job)."""
+    """Builds one samsa Worker per Dask worker, under ``name`` (a digest of the job); ``private``: the
+    workers run nothing but samsa's tasks (a LocalCluster started by samsa)."""
 
-    def __init__(self, job: Job, name: str) -> None:
+    def __init__(self, job: Job, name: str, private: bool = False) -> None:
         self.job = job
         self.name = name
+        self.private = private
 
     def setup(self, worker: Any) -> None:
         from threadpoolctl import threadpool_limits
 
+        if self.private:
+            from samsa.cli.startup import hide_torch_from_thinc
+
+            hide_torch_from_thinc()
         threadpool_limits(1)
         workers = getattr(worker, "samsa_workers", None)
         if workers is None:
@@ -71,7 +81,8 @@ class DaskExecutor:
         else:
             self.client = Client(address)
         self.name = "samsa-" + hashlib.sha256(pickle.dumps(job)).hexdigest()[:16]
-        self.client.register_plugin(SamsaWorkerPlugin(job, self.name), name=self.name)
+        plugin = SamsaWorkerPlugin(job, self.name, private=self.cluster is not None)
+        self.client.register_plugin(plugin, name=self.name)
         self.width = 2 * max(len(self.client.scheduler_info().get("workers", {})), 1)
 
     def map(self, tasks: Iterable[list[Item]], want: str) -> Iterator[list[ItemResult]]:

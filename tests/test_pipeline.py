@@ -115,6 +115,31 @@ def test_dask_local_cluster_equals_single_process(data_dir):
     assert parsed != gold  # the parse is not the gold annotation: the check compares real, different numbers
 
 
+def _heavy_modules() -> list[str]:
+    return sorted(m for m in ("spacy", "thinc.compat", "torch") if m in sys.modules)
+
+
+def test_a_local_dask_cluster_parses_without_pytorch_where_it_is_installed():
+    """Workers of a LocalCluster samsa started run only samsa's tasks, so thinc does not import PyTorch there (as
+    in the executable); the score is the in-process one."""
+    pytest.importorskip("distributed")
+    pytest.importorskip("torch")
+    from parsers.builtin import BuiltinParser
+    from samsa.distributed import DaskExecutor
+    from samsa.executors import Item, Job, Worker
+
+    job = Job(parser=BuiltinParser(), tokenizer="none")
+    chunk = [Item("parse", "John gave Mary a call .", ("John called Mary .",))]
+    executor = DaskExecutor(job, "local", workers=1)
+    try:
+        (results,) = list(executor.map([chunk], "none"))
+        loaded = executor.client.run(_heavy_modules)
+    finally:
+        executor.close()
+    assert list(loaded.values()) == [["spacy", "thinc.compat"]]  # spaCy parsed there, without PyTorch
+    assert results[0].results == Worker(job).run(chunk)[0].results
+
+
 IMPORTS = """
 import sys
 from samsa.cli import main
