@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import os
 import tempfile
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from os import PathLike
@@ -19,9 +20,11 @@ from samsa.errors import InputError, OutputError
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
+    "INTERRUPTED",
     "atomic_open",
     "atomic_write_text",
     "check_line_counts",
+    "check_not_interrupted",
     "check_output_path",
     "decode_lines",
     "read_lines",
@@ -30,6 +33,19 @@ __all__ = [
 #: Longest line (in whitespace tokens) accepted by default; longer lines are
 #: almost always a broken file (a missing newline) and would make the aligner quadratic.
 DEFAULT_MAX_TOKENS = 1000
+
+#: Set by the ``samsa`` command's Ctrl-C handler (:func:`samsa.cli.main`) for the run in progress. Python
+#: raises KeyboardInterrupt where the signal lands, except inside a finalizer (a ``__del__``, an unfinished
+#: generator being closed), where the exception is only reported and the run goes on to the end: outputs
+#: read this before they replace anything (:func:`check_not_interrupted`), so that an interrupted run never
+#: commits one. A process flag, as the signal it records is one.
+INTERRUPTED = threading.Event()
+
+
+def check_not_interrupted() -> None:
+    """Raise KeyboardInterrupt if Ctrl-C reached the current command, even where Python dropped it."""
+    if INTERRUPTED.is_set():
+        raise KeyboardInterrupt
 
 
 def decode_lines(
@@ -182,6 +198,7 @@ def atomic_open(path: str | PathLike[str]) -> Iterator[TextIO]:
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
                 yield fh
             os.chmod(tmp, _final_mode(target))
+            check_not_interrupted()
             os.replace(tmp, target)
         except OSError as e:
             if isinstance(e, OutputError) or e.errno not in _WRITE_ERRORS:

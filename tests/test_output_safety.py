@@ -116,6 +116,39 @@ def test_interrupted_run_keeps_the_old_output(tmp_path, fixture_path, sig):
         assert proc.returncode == -signal.SIGKILL  # nothing can clean up; the target is still the old file
 
 
+class _SigintInFinalizer:
+    """Ctrl-C landing while Python runs a finalizer (here a ``__del__``; also an unfinished generator being
+    closed): the KeyboardInterrupt raised there is only reported by Python, and the run goes on."""
+
+    def __del__(self):
+        signal.raise_signal(signal.SIGINT)
+
+
+def test_ctrl_c_that_python_drops_in_a_finalizer_still_keeps_the_old_output(tmp_path, gold, system, monkeypatch,
+                                                                            capsys):  # fmt: skip
+    import samsa.cli.score as cli_score
+    from samsa.fileio import INTERRUPTED
+
+    real = cli_score.sentence_results
+
+    def scored(item, line, *args, **kwargs):
+        if line == 2:
+            _SigintInFinalizer()  # made and dropped at once: its finalizer runs here
+        return real(item, line, *args, **kwargs)
+
+    monkeypatch.setattr(cli_score, "sentence_results", scored)
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text("old result\n")
+    previous = signal.getsignal(signal.SIGINT)
+    assert score(gold, system, "--per-sentence", str(rows)) == 130
+    assert rows.read_text() == "old result\n" and not list(tmp_path.glob(".rows.jsonl.*"))
+    assert capsys.readouterr().err == "samsa: interrupted; no output was written or replaced\n"
+    assert signal.getsignal(signal.SIGINT) is previous and not INTERRUPTED.is_set()  # as before the run
+    monkeypatch.undo()
+    assert score(gold, system, "--per-sentence", str(rows)) == 0  # the next run is not taken for interrupted
+    assert json.loads(rows.read_text().splitlines()[1])["line"] == 2
+
+
 def test_full_disk_keeps_the_old_output(tmp_path, fixture_path):
     """A file-size limit makes writes fail the way a full disk does (EFBIG instead of ENOSPC)."""
     gold, system = _big_corpus(tmp_path, fixture_path, 200)
@@ -145,30 +178,31 @@ def test_text_input_errors_name_file_and_line(tmp_path, gold, capsys):
     assert "1 empty or separator-only output line(s) (first: line 2)" in capsys.readouterr().err
 
 
+class _Flat:
+    """A stand-in parser: every word straight under one scene-less unit."""
+
+    def parse(self, sentences):
+        from samsa import graph as G
+
+        out = []
+        for s in sentences:
+            g = G.from_tokens(s.split() if isinstance(s, str) else s)
+            G.add_unit(g, "1.2")
+            G.add_edge(g, "1.1", "1.2", "H")
+            for t in G.terminals(g):
+                G.add_edge(g, "1.2", t, "Terminal")
+            out.append(g)
+        return out
+
+    def signature(self):
+        return "flat"
+
+
 def test_parse_replaces_its_output_directory(tmp_path, monkeypatch):
     """A reused directory ends up with exactly this run's files; one holding other files is refused."""
     from samsa.registry import register
 
-    class Flat:
-        """A stand-in parser: every word straight under one scene-less unit."""
-
-        def parse(self, sentences):
-            from samsa import graph as G
-
-            out = []
-            for s in sentences:
-                g = G.from_tokens(s.split() if isinstance(s, str) else s)
-                G.add_unit(g, "1.2")
-                G.add_edge(g, "1.1", "1.2", "H")
-                for t in G.terminals(g):
-                    G.add_edge(g, "1.2", t, "Terminal")
-                out.append(g)
-            return out
-
-        def signature(self):
-            return "flat"
-
-    register("parsers", "flat-test.v1", Flat)
+    register("parsers", "flat-test.v1", _Flat)
     src = tmp_path / "src.txt"
     out = tmp_path / "parsed"
     src.write_text("a b\nc d\ne f\n")
@@ -179,6 +213,30 @@ def test_parse_replaces_its_output_directory(tmp_path, monkeypatch):
     (out / "notes.txt").write_text("mine")
     assert main(["parse", "--input", str(src), "--output-dir", str(out), "--parser", "flat-test", "-q"]) == 1
     assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_parse_keeps_the_old_directory_after_a_ctrl_c_dropped_in_a_finalizer(tmp_path, monkeypatch, capsys):
+    import samsa.cli.parse as cli_parse
+    from samsa.registry import register
+
+    register("parsers", "flat-test.v1", _Flat)
+    src = tmp_path / "src.txt"
+    out = tmp_path / "parsed"
+    src.write_text("a b\n")
+    assert main(["parse", "--input", str(src), "--output-dir", str(out), "--parser", "flat-test", "-q"]) == 0
+    before = (out / "000001.xml").read_bytes()
+    real = cli_parse.to_standard_xml
+
+    def xml(g):
+        _SigintInFinalizer()
+        return real(g)
+
+    monkeypatch.setattr(cli_parse, "to_standard_xml", xml)
+    src.write_text("c d\ne f\n")
+    assert main(["parse", "--input", str(src), "--output-dir", str(out), "--parser", "flat-test", "-q"]) == 130
+    assert sorted(p.name for p in out.iterdir()) == ["000001.xml"] and (out / "000001.xml").read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no staging directory left
+    assert capsys.readouterr().err == "samsa: interrupted; no output was written or replaced\n"
 
 
 def test_api_raises_the_projects_error_classes():

@@ -11,7 +11,9 @@ import argparse
 import gc
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 from samsa import __version__
 from samsa.cli import (
@@ -70,7 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     args = build_parser().parse_args(argv)
     try:
-        return int(args.run(args))
+        with _interrupts_recorded():
+            return int(args.run(args))
     except KeyboardInterrupt:
         if args.debug:
             raise
@@ -81,6 +84,43 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"samsa: error: {e}", file=sys.stderr)
         return 1
+
+
+@contextmanager
+def _interrupts_recorded() -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt as usual and is also recorded (:data:`samsa.fileio.INTERRUPTED`), so that
+    no output is committed after one that Python dropped: one that lands in a finalizer is only reported
+    ("Exception ignored in ..."), and the run would otherwise finish and replace its outputs. Such a report of a
+    KeyboardInterrupt is not printed (the run ends with the one-line message). Only in the main thread, where
+    Python delivers signals; handlers as they were afterwards."""
+    import threading
+
+    from samsa.fileio import INTERRUPTED
+
+    INTERRUPTED.clear()
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        INTERRUPTED.set()
+        raise KeyboardInterrupt
+
+    def unraisable(info: Any) -> None:
+        if info.exc_type is not None and issubclass(info.exc_type, KeyboardInterrupt):
+            INTERRUPTED.set()
+            return
+        hook(info)
+
+    hook = sys.unraisablehook
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    sys.unraisablehook = unraisable
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = hook
+        INTERRUPTED.clear()  # the run is over: the library's own writes afterwards are not this run's outputs
 
 
 def console() -> None:

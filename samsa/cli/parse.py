@@ -11,7 +11,7 @@ from pathlib import Path
 from samsa.cli.common import add_runtime_options, dask_target, open_cache
 from samsa.errors import OutputError
 from samsa.executors import Item, Job, make_executor
-from samsa.fileio import DEFAULT_MAX_TOKENS, check_output_path, current_umask, read_lines
+from samsa.fileio import DEFAULT_MAX_TOKENS, check_not_interrupted, check_output_path, current_umask, read_lines
 from samsa.pipeline import progress_bar, run_items, worker_count
 from samsa.registry import available, get_parser
 from samsa.ucca_xml import to_standard_xml
@@ -83,6 +83,7 @@ def _check_reusable(out: Path) -> None:
 
 
 def _swap_in(staging: Path, out: Path) -> None:
+    check_not_interrupted()
     try:
         os.chmod(staging, 0o777 & ~current_umask())  # mkdtemp makes it 0700
         if out.exists():

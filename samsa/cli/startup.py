@@ -18,7 +18,8 @@ extra), spaCy's network library thinc imports it at its own import
 (``thinc.compat``) for its PyTorch interoperability, which samsa never uses:
 about 2 s of every ``samsa`` run that loads spaCy. The executable therefore
 lets ``thinc.compat`` find no PyTorch (:func:`hide_torch_from_thinc`), as in a
-virtualenv without it; spaCy's pipelines run on thinc's numpy operations
+virtualenv without it, and so do the workers of a LocalCluster samsa starts
+(:mod:`samsa.distributed`); spaCy's pipelines run on thinc's numpy operations
 either way, and ``import torch`` works as usual afterwards.
 """
 
