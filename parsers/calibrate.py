@@ -1,7 +1,7 @@
 """Calibrate the built-in parser's Scene count on the dev sets (the second step after ``parsers.train``).
 
 Usage:
-    python -m parsers.calibrate --data ../shared/data --weights parsers/builtin/weights/ucca-span-v2.npz
+    python -m parsers.calibrate --data ../shared/data --weights parsers/builtin/weights/ucca-span-v2-scenes.npz
 
 The span classifier finds fewer Scenes than the annotators (about 80% of them
 on the dev sets), and SAMSA is most sensitive to exactly that: an output with
@@ -51,11 +51,13 @@ def evaluate_bias(parser: BuiltinParser, feats, sentences, gold, bias: float) ->
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="../shared/data")
-    ap.add_argument("--weights", default="parsers/builtin/weights/ucca-span-v2.npz")
-    ap.add_argument("--pipeline", default=None, help="decode as this builtin.v2 pipeline (fast, accurate)")
+    ap.add_argument("--weights", default="parsers/builtin/weights/ucca-span-v2-scenes.npz")
+    ap.add_argument("--pipeline", default="fast",
+                    help="decode as this builtin.v2 pipeline (fast, accurate), or 'none' for builtin.v1's decoding "
+                         "(default: %(default)s)")  # fmt: skip
     args = ap.parse_args(argv)
     weights = Path(args.weights)
-    parser = BuiltinParser(weights=weights, pipeline=args.pipeline)
+    parser = BuiltinParser(weights=weights, pipeline=None if args.pipeline == "none" else args.pipeline)
     dev_files, gold, sentences, feats = [], [], [], []
     for d in DEV:  # annotate once, decode with every bias; v3 weights read the guideline style of each corpus
         files, graphs = load([Path(args.data) / d], None)

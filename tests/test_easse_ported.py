@@ -97,20 +97,28 @@ def test_get_scenes():
     assert [[g.nodes[t]["text"] for t in unit_terminals(g, s)] for s in scenes(g)] == expected_scenes
 
 
-@pytest.mark.parametrize(
-    ("orig_sent", "sys_sent", "expected"),
-    [
-        ("You are waiting for a train , this train will take you far away .",
-         "You are waiting for a train . A train that will take you far away .", 100.0),
-        ("for example , king bhumibol was born on monday , so on his birthday throughout thailand will be "
-         "decorated with yellow color .",
-         "for example , king bhumibol was born on monday , so on his birthday throughout thailand will be "
-         "decorated with yellow color .", 50.0),
-    ],
-)  # fmt: skip
-def test_sentence_samsa(orig_sent, sys_sent, expected):
-    """The two of test_samsa.py::test_sentence_samsa's six cases whose parse does not depend on TUPA's errors."""
-    assert easse_samsa.sentence_samsa(orig_sent, sys_sent, lowercase=True) == pytest.approx(expected)
+def test_sentence_samsa():
+    """The one of test_samsa.py::test_sentence_samsa's six cases whose parse does not depend on the parser."""
+    orig = "You are waiting for a train , this train will take you far away ."
+    out = "You are waiting for a train . A train that will take you far away ."
+    assert easse_samsa.sentence_samsa(orig, out, lowercase=True) == pytest.approx(100.0)
+
+
+def test_sentence_samsa_of_an_unchanged_output_is_one_over_the_scene_count():
+    """Another of EASSE's cases: an unchanged output keeps every center, one sentence for n Scenes: 100 / n.
+
+    EASSE expects 50.0, TUPA having parsed two Scenes; `builtin.v1` parses the same two. The default `fast`
+    pipeline (scene-weighted weights) also makes "his birthday" a Scene of its own (a noun main relation,
+    which the UCCA guidelines allow), hence 100 / 3.
+    """
+    from samsa.metric import shared_parser
+    from samsa.queries import scenes
+
+    text = ("for example , king bhumibol was born on monday , so on his birthday throughout thailand will be "
+            "decorated with yellow color .")  # fmt: skip
+    for parser, n in (("builtin.v1", 2), ("builtin", 3)):
+        assert len(scenes(shared_parser(parser).parse([text])[0])) == n
+        assert easse_samsa.sentence_samsa(text, text, lowercase=True, parser=parser) == pytest.approx(100 / n)
 
 
 def test_models_are_loaded_once_per_process(monkeypatch):

