@@ -13,6 +13,11 @@ parser and ``compare_annotations_<pipeline>.json`` for ``--parser builtin:<pipel
 takes another gold set (a dev set, to choose between weights without looking at test), and
 ``--weights`` a weights file for the pipeline (a candidate not shipped), ``--scene-bias`` a decoding Scene
 bias: the benchmark then parses itself and hands the XML to ``compare-annotations --parsed``.
+
+Each system also gets ``by_scene_count``: its sentences grouped by whether the parse has fewer, as many
+or more Scenes than the manual annotation, with each group's share of the sentences, mean absolute
+SAMSA difference, share of the summed squared difference (what the Pearson correlation loses) and share of
+sentences the parse scores 0; and the Pearson correlation over the sentences with the gold count alone.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import math
 import sys
 import tempfile
 from pathlib import Path
@@ -52,16 +58,51 @@ def run(parser: str = "builtin", gold_rel: str = "ucca/20k/test", weights: str |
             parsed = parse_with(weights, parser, style, gold, Path(tmp) / "parsed", scene_bias)
             source = ["--parsed", str(parsed)]
         buf = io.StringIO()
+        rows = Path(tmp) / "rows.jsonl"
         with contextlib.redirect_stdout(buf):
             rc = main(["compare-annotations", "--ucca", str(gold_dir), "--system", *files, "--tokenizer", "none",
-                       "--sentence-separator", "<::::>", "--json", *source, "--no-cache"])  # fmt: skip
-    assert rc == 0
+                       "--sentence-separator", "<::::>", "--json", *source, "--no-cache",
+                       "--per-sentence", str(rows)])  # fmt: skip
+        assert rc == 0
+        per_sentence = [json.loads(line) for line in rows.read_text(encoding="utf-8").splitlines()]
     result = json.loads(buf.getvalue())
     result["systems"] = {Path(k).name: {kk: vv for kk, vv in v.items() if kk != "per_sentence_difference"}
                          for k, v in result["systems"].items()}  # fmt: skip
+    for name, system in result["systems"].items():
+        system["by_scene_count"] = by_scene_count([r for r in per_sentence if Path(r["system"]).name == name])
     result["ranking_gold"] = [Path(x).name for x in result["ranking_gold"]]
     result["ranking_parsed"] = [Path(x).name for x in result["ranking_parsed"]]
     return result
+
+
+def by_scene_count(rows: list[dict]) -> dict:
+    """Where manual and parsed SAMSA disagree, by the parse's Scene count against the gold one (module doc)."""
+    diffs = [(r["samsa_gold"] - r["samsa_parsed"]) ** 2 for r in rows]
+    total = sum(diffs) or 1.0
+    out: dict = {}
+    for group, keep in (("fewer", lambda a, b: a < b), ("equal", lambda a, b: a == b), ("more", lambda a, b: a > b)):
+        idx = [k for k, r in enumerate(rows) if keep(r["scenes_parsed"], r["scenes_gold"])]
+        gaps = [abs(rows[k]["samsa_gold"] - rows[k]["samsa_parsed"]) for k in idx]
+        zeros = [rows[k]["samsa_parsed"] == 0 for k in idx]
+        out[group] = {
+            "share": round(len(idx) / len(rows), 4),
+            "mean_abs_difference": round(sum(gaps) / len(idx), 2) if idx else None,
+            "squared_difference_share": round(sum(diffs[k] for k in idx) / total, 4),
+            "parsed_zero_share": round(sum(zeros) / len(idx), 4) if idx else None,
+        }
+    equal = [r for r in rows if r["scenes_parsed"] == r["scenes_gold"]]
+    out["pearson_equal_count"] = _pearson([r["samsa_gold"] for r in equal], [r["samsa_parsed"] for r in equal])
+    return out
+
+
+def _pearson(x: list[float], y: list[float]) -> float | None:
+    n = len(x)
+    if n < 3:
+        return None
+    mx, my = sum(x) / n, sum(y) / n
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y, strict=True))
+    sxx, syy = sum((a - mx) ** 2 for a in x), sum((b - my) ** 2 for b in y)
+    return round(sxy / math.sqrt(sxx * syy), 4) if sxx and syy else None
 
 
 def parse_with(weights: str | None, parser: str, style: str, gold: list, out: Path,
