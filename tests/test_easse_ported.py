@@ -108,8 +108,8 @@ def test_sentence_samsa_of_an_unchanged_output_is_one_over_the_scene_count():
     """Another of EASSE's cases: an unchanged output keeps every center, one sentence for n Scenes: 100 / n.
 
     EASSE expects 50.0, TUPA having parsed two Scenes; `builtin.v1` parses the same two. The default `fast`
-    pipeline (scene-weighted weights) also makes "his birthday" a Scene of its own (a noun main relation,
-    which the UCCA guidelines allow), hence 100 / 3.
+    pipeline (scene-weighted weights) also makes "his birthday" a Scene of its own (a noun main relation;
+    no manual annotation of this sentence says whether it is one), hence 100 / 3.
     """
     from samsa.metric import shared_parser
     from samsa.queries import scenes
