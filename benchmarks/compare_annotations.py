@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _data import DATA, write_json
 
 from samsa.cli import main
+from samsa.correlation import correlate
 from samsa.graph import tokens
 from samsa.queries import scenes, unit_terminals
 from samsa.ucca_xml import list_passage_files, load_passage
@@ -91,18 +92,10 @@ def by_scene_count(rows: list[dict]) -> dict:
             "parsed_zero_share": round(sum(zeros) / len(idx), 4) if idx else None,
         }
     equal = [r for r in rows if r["scenes_parsed"] == r["scenes_gold"]]
-    out["pearson_equal_count"] = _pearson([r["samsa_gold"] for r in equal], [r["samsa_parsed"] for r in equal])
+    gold, parsed = [r["samsa_gold"] for r in equal], [r["samsa_parsed"] for r in equal]
+    r = correlate(gold, parsed, "pearson").r if len(equal) >= 3 else math.nan  # NaN: constant or too few
+    out["pearson_equal_count"] = None if math.isnan(r) else round(r, 4)
     return out
-
-
-def _pearson(x: list[float], y: list[float]) -> float | None:
-    n = len(x)
-    if n < 3:
-        return None
-    mx, my = sum(x) / n, sum(y) / n
-    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y, strict=True))
-    sxx, syy = sum((a - mx) ** 2 for a in x), sum((b - my) ** 2 for b in y)
-    return round(sxy / math.sqrt(sxx * syy), 4) if sxx and syy else None
 
 
 def parse_with(weights: str | None, parser: str, style: str, gold: list, out: Path,
