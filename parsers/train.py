@@ -30,9 +30,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from aligners.annotate import load_spacy
+from parsers.annotations import Annotations, annotate, to_features
 from parsers.builtin.decode import decode_batch
-from parsers.builtin.features import NONE, PAD, STYLES, UNK, Vocab, featurize
+from parsers.builtin.features import NONE, PAD, STYLES, UNK, Vocab
 from parsers.builtin.model import SpanModel, pair_tensors, to_torch
 from parsers.builtin.remotes import gold_pairs
 from parsers.builtin.runtime import save_weights, update_meta
@@ -40,7 +40,8 @@ from parsers.builtin.tree import graph_to_spans
 from parsers.corpora import DEV, TRAIN, data_hash, load, styles_of
 from samsa.ucca_eval import evaluate_corpus, scene_scores
 
-FORMATS = {False: "samsa-ucca-span-v2", True: "samsa-ucca-span-v3"}
+#: weights format by recipe: v2 spaCy features only; v3 + frozen encoder features and/or styles; v4 fine-tuned encoder
+FORMATS = {"v2": "samsa-ucca-span-v2", "v3": "samsa-ucca-span-v3", "v4": "samsa-ucca-span-v4"}
 
 
 def encoder_features(encoder, sentences: list[list[str]], cache_dir: Path | None) -> list[np.ndarray]:
@@ -76,14 +77,14 @@ def add_features(feats, styles: list[int], encoded: list[np.ndarray] | None) -> 
             f.encoded = encoded[k]
 
 
-def build_vocab(nlp, examples, remotes, min_word: int = 2, min_label: int = 2) -> Vocab:
+def build_vocab(ann: Annotations, examples, remotes, min_word: int = 2, min_label: int = 2) -> Vocab:
     words = Counter(w.lower() for toks, _ in examples for w in toks)
     labels = Counter(s.label for _, spans in examples for s in spans)
     remote_labels = Counter(lab for pairs in remotes for _, lab in pairs if lab)
     return Vocab(
         words=[PAD, UNK, *sorted(w for w, c in words.items() if c >= min_word)],
-        tags=[PAD, UNK, *nlp.get_pipe("tagger").labels],
-        deps=[PAD, UNK, *nlp.get_pipe("parser").labels, "ROOT"],
+        tags=[PAD, UNK, *ann.tag_labels[: ann.pipeline_tags]],
+        deps=[PAD, UNK, *ann.dep_labels[: ann.pipeline_deps]],
         labels=[NONE, *sorted(lab for lab, c in labels.items() if c >= min_label)],
         remotes=[NONE, *sorted(lab for lab, c in remote_labels.items() if c >= min_label)],
     )
@@ -157,6 +158,14 @@ def main(argv: list[str] | None = None) -> int:
         help="encoder layers mixed into the input (0 = embeddings); fewer top layers parse faster",
     )
     ap.add_argument("--styles", action="store_true", help="input which guidelines a sentence follows (Wiki v1, EWT v2)")
+    ap.add_argument(
+        "--finetune-encoder",
+        action="store_true",
+        help="train the encoder's transformer layers with the parser (v4 weights; embeddings stay frozen)",
+    )
+    ap.add_argument("--encoder-lr", type=float, default=5e-5, help="learning rate of the fine-tuned encoder layers")
+    ap.add_argument("--no-vectors", action="store_true", help="no spaCy tok2vec input (tags and dependencies stay)")
+    ap.add_argument("--device", default="cpu", help="torch device (cpu, cuda); GPU runs are not bit-reproducible")
     ap.add_argument("--feature-cache", default=None, help="folder for the encoder features (computed once per corpus)")
     ap.add_argument(
         "--init",
@@ -177,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
         help="dev figure that picks the saved epoch: labeled pooled F1, scene-unit F1, or their mean",
     )
     args = ap.parse_args(argv)
+    if args.finetune_encoder and args.encoder == "none":
+        ap.error("--finetune-encoder needs --encoder minilm")
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
@@ -187,35 +198,55 @@ def main(argv: list[str] | None = None) -> int:
     dev_files, dev_graphs = load([data / d for d in DEV], args.limit and max(20, args.limit // 5))
     train = [graph_to_spans(g) for g in train_graphs]
     train_pairs = [list(gold_pairs(g)) for g in train_graphs]
-    nlp = load_spacy()
-    vocab = build_vocab(nlp, train, train_pairs)
+    cache = Path(args.feature_cache) if args.feature_cache else None
     train_tokens = [t for t, _ in train]
-    raw = featurize(nlp, vocab, train_tokens)
+    dev_tokens = [graph_to_spans(g)[0] for g in dev_graphs]
+    train_ann = annotate(train_tokens, cache, vectors=not args.no_vectors)
+    vocab = build_vocab(train_ann, train, train_pairs)
+    raw = to_features(vocab, train_tokens, train_ann)
+    del train_ann
     tgts = [targets(vocab, len(t), s) for t, s in train]
     weights = [scene_weights(len(t), s, args.scene_weight) for t, s in train]
     rtgts = [remote_targets(vocab, p) for p in train_pairs]
-    dev_tokens = [graph_to_spans(g)[0] for g in dev_graphs]
-    dev_feats = featurize(nlp, vocab, dev_tokens)
-    v3 = args.encoder != "none" or args.styles
+    dev_feats = to_features(vocab, dev_tokens, annotate(dev_tokens, cache, vectors=not args.no_vectors))
+    recipe = "v4" if args.finetune_encoder else "v3" if args.encoder != "none" or args.styles else "v2"
     layers = [int(x) for x in args.encoder_layers.split(",")] if args.encoder != "none" else []
-    encoder = None
+    encoder = finetune = None
     if args.encoder == "minilm":
         from parsers.builtin.encoder import MiniLM
 
-        encoder = MiniLM()
-    cache = Path(args.feature_cache) if args.feature_cache else None
+        if args.finetune_encoder:
+            from parsers.builtin.encoder_torch import TorchMiniLM
+
+            encoder = MiniLM(depth=max(layers), precision="float16")
+            finetune = TorchMiniLM(encoder.w, max(layers), encoder.heads, encoder.eps)
+        else:
+            encoder = MiniLM()
     train_styles = styles_of(train_files) if args.styles else [0] * len(train_files)
     dev_styles = styles_of(dev_files) if args.styles else [0] * len(dev_files)
-    add_features(raw, train_styles, encoder and encoder_features(encoder, train_tokens, cache))
-    add_features(dev_feats, dev_styles, encoder and encoder_features(encoder, dev_tokens, cache))
+    frozen = encoder is not None and finetune is None
+    add_features(raw, train_styles, encoder_features(encoder, train_tokens, cache) if frozen else None)
+    add_features(dev_feats, dev_styles, encoder_features(encoder, dev_tokens, cache) if frozen else None)
     feats = to_torch(raw)
     del raw
+    dev_pieces = None
+    if finetune is not None:
+        for f, words in zip(feats, train_tokens, strict=True):
+            f.pieces = single_window(encoder, words)
+        dev_pieces = [single_window(encoder, words) for words in dev_tokens]
     print(f"train {len(train)} dev {len(dev_graphs)} labels {len(vocab.labels)} words {len(vocab.words)} "
           f"remotes {vocab.remotes} ({time.time() - start:.0f}s)", file=sys.stderr, flush=True)  # fmt: skip
     model = SpanModel(vocab, encoder_layers=layers, encoder_dim=encoder.dim if encoder else 0,
-                      styles=len(STYLES) if args.styles else 0)  # fmt: skip
+                      styles=len(STYLES) if args.styles else 0, vectors=not args.no_vectors,
+                      finetune=finetune)  # fmt: skip
+    if finetune is not None:
+        model.piece_marks = (encoder.tok.cls, encoder.tok.sep)
     init = continue_from(model, vocab, Path(args.init)) if args.init else None
-    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+    device = torch.device(args.device)
+    model.to(device)
+    tuned = [p for n, p in model.named_parameters() if n.startswith("encoder.")]
+    rest = [p for n, p in model.named_parameters() if not n.startswith("encoder.")]
+    opt = torch.optim.Adam([{"params": rest}, {"params": tuned, "lr": args.encoder_lr}], lr=args.lr)
     loss_fn = nn.CrossEntropyLoss(ignore_index=-100, reduction="sum")
     span_loss_fn = nn.CrossEntropyLoss(ignore_index=-100, reduction="none")
     best, best_epoch, history = -1.0, 0, []
@@ -228,16 +259,17 @@ def main(argv: list[str] | None = None) -> int:
         for b in range(0, len(order), args.batch):
             idx = order[b : b + args.batch]
             fence, lengths = model.encode([feats[k] for k in idx])
-            span_loss, remote_loss = torch.zeros(()), torch.zeros(())
+            span_loss, remote_loss = torch.zeros((), device=device), torch.zeros((), device=device)
             count = remote_count = 0
             for bi, k in enumerate(idx):
                 logits = model.span_logits(fence, bi, lengths[bi])
-                t = tgts[k]
+                t = tgts[k].to(device)
                 each = span_loss_fn(logits.reshape(-1, logits.shape[-1]), t.reshape(-1))  # 0 where ignored
-                span_loss = span_loss + (each.sum() if weights[k] is None else (each * weights[k].reshape(-1)).sum())
-                count += int((t >= 0).sum())
+                w = weights[k]
+                span_loss = span_loss + (each.sum() if w is None else (each * w.to(device).reshape(-1)).sum())
+                count += int((tgts[k] >= 0).sum())
                 if rtgts[k] is not None:
-                    *pair, gold = rtgts[k]
+                    *pair, gold = (x.to(device) for x in rtgts[k])
                     remote_loss = remote_loss + loss_fn(model.remote_logits(fence, bi, *pair), gold)
                     remote_count += len(gold)
             loss = span_loss / max(count, 1) + remote_loss / max(remote_count, 1)
@@ -247,6 +279,8 @@ def main(argv: list[str] | None = None) -> int:
             opt.step()
             total += float(loss.detach())
         model.eval()
+        if finetune is not None:  # the dev sentences' states under the encoder as saved (float16)
+            add_features(dev_feats, dev_styles, finetuned_features(model.encoder, dev_pieces, model.piece_marks))
         predicted = decode_batch(model.to_numpy(), vocab, dev_feats, dev_tokens)  # exactly as the shipped parser
         scores = evaluate_corpus(zip(predicted, dev_graphs, strict=True)).to_dict()["labeled"]
         scene = scene_scores(zip(predicted, dev_graphs, strict=True))
@@ -260,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(history[-1]), file=sys.stderr, flush=True)
         if selected > best:
             best, best_epoch = selected, epoch
-            save(model, vocab, args, train_files, dev_files, history, Path(args.out), FORMATS[v3], init)
+            save(model, vocab, args, train_files, dev_files, history, Path(args.out), FORMATS[recipe], init)
         if epoch - best_epoch >= args.patience:
             stopped = f"no dev improvement for {args.patience} epochs"
             break
@@ -275,16 +309,52 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def single_window(encoder, words: list[str]) -> tuple[list[int], list[int], int]:
+    """A training sentence's word pieces for ``TorchMiniLM.words`` (one window: none comes near 510 pieces)."""
+    windows = encoder.windows(words)
+    if len(windows) != 1:
+        raise SystemExit(f"a training sentence has over 510 word pieces: {' '.join(words)[:80]}...")
+    return (*windows[0], len(words))
+
+
+@torch.no_grad()
+def finetuned_features(tuned, pieces, marks: tuple[int, int], batch: int = 64) -> list[np.ndarray]:
+    """Per-word encoder states (float16, as features are at inference) of sentences given as word pieces,
+    computed with the fine-tuned layers rounded to float16 as the weights file stores them."""
+    import copy
+
+    rounded = copy.deepcopy(tuned).eval()
+    for p in rounded.parameters():
+        p.copy_(p.half().float())
+    order = sorted(range(len(pieces)), key=lambda k: len(pieces[k][0]))
+    out: list[np.ndarray | None] = [None] * len(pieces)
+    for b in range(0, len(order), batch):
+        idx = order[b : b + batch]
+        for k, states in zip(idx, rounded.words([pieces[k] for k in idx], *marks), strict=True):
+            out[k] = states.cpu().numpy().astype(np.float16)
+    return out  # type: ignore[return-value]
+
+
 def continue_from(model: SpanModel, vocab: Vocab, path: Path) -> dict:
     """Load ``path``'s parameters into ``model`` (same vocabulary and sizes, or a clear error); its record."""
-    from parsers.builtin.runtime import load_weights, weights_digest
+    from parsers.builtin.runtime import load_state, load_weights, weights_digest
 
-    old_vocab, net, meta = load_weights(path)
+    old_vocab, _, meta = load_weights(path)
     if old_vocab.to_dict() != vocab.to_dict():
         raise SystemExit(f"{path}: its vocabulary differs from this run's data; --init needs the same recipe")
+    state = load_state(path)
+    tuned = {k: v for k, v in state.items() if k.startswith("encoder.")}
+    if bool(tuned) != (model.encoder is not None):
+        raise SystemExit(f"{path}: {'has' if tuned else 'has no'} fine-tuned encoder layers, unlike this run")
     try:
-        model.load_state_dict({k: torch.from_numpy(v) for k, v in net.s.items()})
-    except RuntimeError as e:
+        missing, unexpected = model.load_state_dict(
+            {k: torch.from_numpy(v) for k, v in state.items() if not k.startswith("encoder.")}, strict=False
+        )
+        if unexpected or any(not k.startswith("encoder.") for k in missing):
+            raise RuntimeError(f"missing {missing}, unexpected {unexpected}")
+        if model.encoder is not None:
+            model.encoder.load_overrides(tuned)
+    except (RuntimeError, KeyError) as e:
         raise SystemExit(f"{path}: not the same network as this run's options ({e})") from None
     best = meta.get("best_epoch") or len(meta.get("history", []))
     return {"file": path.name, "sha256": weights_digest(path), "command": meta.get("command"), "best_epoch": best,

@@ -72,3 +72,84 @@ def test_scene_weights_mark_main_relations_and_the_scenes_that_hold_them(fixture
     w = scene_weights(len(words), spans, 3.0)
     assert sorted((int(i), int(j)) for i, j in (w == 3.0).nonzero()) == [(0, 3), (1, 2), (4, 8)]
     assert int((w == 1.0).sum()) == w.numel() - 3
+
+
+def test_training_with_a_finetuned_encoder_writes_v4_weights_that_parse_as_trained(tmp_path, data_dir, capsys):
+    """The v4 recipe on a handful of sentences: the encoder's layers train with the parser, the weights file
+    stores them (format v4), inference reads them into the numpy encoder and computes the per-word states
+    the training script computed (to float16 rounding), and a v4 file continues only a v4 run."""
+    import numpy as np
+
+    from parsers.builtin import BuiltinParser
+    from parsers.builtin.encoder import MiniLM, find_model_dir
+    from parsers.builtin.encoder_torch import TorchMiniLM
+    from parsers.builtin.runtime import load_state, read_header
+    from parsers.train import finetuned_features, main, single_window
+    from samsa.errors import PluginUnavailable
+    from samsa.graph import tokens
+
+    try:
+        find_model_dir()
+    except PluginUnavailable as e:
+        pytest.skip(str(e))
+    out, cache = tmp_path / "tiny4.npz", tmp_path / "features"
+    base = ["--data", str(data_dir), "--limit", "8", "--epochs", "1", "--threads", "1", "--encoder", "minilm",
+            "--encoder-layers", "0,1", "--styles", "--finetune-encoder", "--no-vectors", "--feature-cache", str(cache),
+            "--encoder-lr", "1e-3"]  # fmt: skip
+    assert main([*base, "--out", str(out)]) == 0
+    header = read_header(out)
+    assert header["format"] == "samsa-ucca-span-v4" and header["config"]["vectors"] is False
+    assert header["config"]["encoder_finetuned"] == 1 and header["config"]["encoder_precision"] == "float16"
+    assert len(list(cache.glob("spacy-*.npz"))) == 2 and not list(cache.glob("encoder-*.npz"))
+    tuned = load_state(out, "encoder.")
+    assert len(tuned) == 16 and all(k.startswith("encoder.layer.0.") for k in tuned)
+    parser = BuiltinParser(weights=out, pipeline="accurate")
+    package = MiniLM(depth=1).w
+    name = "encoder.layer.0.attention.self.query.weight"
+    assert np.abs(parser.encoder.w[name] - package[name]).max() > 1e-4  # trained, not the package's
+    np.testing.assert_array_equal(parser.encoder.w[name], tuned[name])
+    emb = "embeddings.word_embeddings.weight"  # frozen, as float16 rounds it
+    np.testing.assert_array_equal(parser.encoder.w[emb], package[emb].astype(np.float16).astype(np.float32))
+    sentences = [["John", "went", "home", "."], ["Mary", "gave", "him", "a", "call", "yesterday", "."]]
+    torch_encoder = TorchMiniLM(MiniLM(depth=1, precision="float16").w, 1, parser.encoder.heads, parser.encoder.eps)
+    torch_encoder.load_overrides(tuned)
+    marks = (parser.encoder.tok.cls, parser.encoder.tok.sep)
+    trained = finetuned_features(torch_encoder, [single_window(parser.encoder, s) for s in sentences], marks)
+    for ours, theirs in zip(parser.encoder.words(sentences), trained, strict=True):
+        np.testing.assert_allclose(ours.astype(np.float16).astype(np.float32), theirs.astype(np.float32), atol=4e-3)
+    (g,) = parser.parse([sentences[0]])
+    assert tokens(g) == sentences[0] and parser.signature() == "builtin.v2+accurate+tiny4"
+    assert main([*base, "--out", str(tmp_path / "more.npz"), "--init", str(out)]) == 0
+    plain = [a for a in base if a != "--finetune-encoder"]
+    with pytest.raises(SystemExit, match="fine-tuned encoder layers"):
+        main([*plain, "--out", str(tmp_path / "c.npz"), "--init", str(out)])
+    with pytest.raises(SystemExit):
+        main(["--data", str(data_dir), "--out", str(tmp_path / "d.npz"), "--finetune-encoder"])
+    assert "--finetune-encoder needs --encoder minilm" in capsys.readouterr().err
+
+
+def test_cached_spacy_annotations_give_the_features_of_featurize_and_need_no_spacy(tmp_path, monkeypatch):
+    """Training reads spaCy's annotations from its cache (``parsers/annotations.py``): the same ids and
+    vectors as inference's ``featurize``, and on a machine without spaCy the cached file is used."""
+    import numpy as np
+
+    import parsers.annotations as annotations
+    from aligners.annotate import load_spacy
+    from parsers.builtin import BuiltinParser
+    from parsers.builtin.features import featurize
+
+    sentences = [["John", "went", "home", "."], ["Mary", "gave", "him", "a", "call", "yesterday", "."]]
+    vocab = BuiltinParser(pipeline="fast").vocab
+    ann = annotations.annotate(sentences, tmp_path, vectors=True)
+    assert (
+        ann.tag_labels[: ann.pipeline_tags] == vocab.tags[2:] and ann.dep_labels[: ann.pipeline_deps] == vocab.deps[2:]
+    )
+    for ours, theirs in zip(annotations.to_features(vocab, sentences, ann), featurize(load_spacy(), vocab, sentences),
+                            strict=True):  # fmt: skip
+        for field in ("words", "tags", "deps", "vectors"):
+            np.testing.assert_array_equal(getattr(ours, field), getattr(theirs, field))
+    monkeypatch.setattr(annotations, "_model_id", lambda: None)  # as where spaCy is not installed
+    again = annotations.annotate(sentences, tmp_path, vectors=True)
+    assert [t.tolist() for t in again.tags] == [t.tolist() for t in ann.tags] and again.model == ann.model
+    with pytest.raises(SystemExit, match="no cached annotations"):
+        annotations.annotate(sentences[:1], tmp_path, vectors=True)

@@ -125,7 +125,17 @@ class BuiltinParser:
             return None
         from parsers.builtin.encoder import MiniLM
 
-        return MiniLM(self._encoder_dir, depth=max(self.encoder_layers))
+        if "encoder_finetuned" not in self._config:
+            return MiniLM(self._encoder_dir, depth=max(self.encoder_layers))
+        # v4: the package's weights as the parser was trained on them, with the layers it fine-tuned
+        from parsers.builtin.runtime import load_state
+
+        try:
+            tuned = load_state(self.weights, "encoder.")
+        except (ValueError, OSError) as e:
+            raise PluginUnavailable(f"{self.weights}: cannot read parser weights ({e})") from None
+        return MiniLM(self._encoder_dir, depth=int(self._config["encoder_finetuned"]),
+                      precision=self._config.get("encoder_precision", "float32"), overrides=tuned)  # fmt: skip
 
     @cached_property
     def nlp(self) -> Any:

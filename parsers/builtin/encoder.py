@@ -29,7 +29,7 @@ import json
 import math
 import os
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -196,8 +196,23 @@ class MiniLM:
     encoder only stops earlier.
     """
 
-    def __init__(self, model_dir: str | os.PathLike[str] | None = None, depth: int | None = None) -> None:
-        """``depth``: run only the first ``depth`` transformer layers (a parser that mixes layers 0-4 needs 4)."""
+    def __init__(
+        self,
+        model_dir: str | os.PathLike[str] | None = None,
+        depth: int | None = None,
+        *,
+        precision: str = "float32",
+        overrides: Mapping[str, np.ndarray] | None = None,
+    ) -> None:
+        """``depth``: run only the first ``depth`` transformer layers (a parser that mixes layers 0-4 needs 4).
+
+        ``precision="float16"`` rounds the package's weights to float16 (computing in float32), and
+        ``overrides`` replaces tensors by name (``encoder.layer.0.attention.self.query.weight``, ...): together
+        they give the encoder of a v4 parser, whose weights file holds the layers it fine-tuned (under
+        ``encoder.``) and which was trained on float16-rounded package weights (``encoder_torch.py``).
+        """
+        if precision not in ("float32", "float16"):
+            raise ValueError(f"precision must be float32 or float16, not {precision!r}")
         d = find_model_dir(model_dir)
         cfg = json.loads((d / "config.json").read_text(encoding="utf-8"))
         self.dir = d
@@ -206,6 +221,12 @@ class MiniLM:
         self.dim = int(cfg["hidden_size"])
         self.eps = float(cfg.get("layer_norm_eps", 1e-12))
         w = {k.removeprefix("bert."): v for k, v in read_safetensors(d / "model.safetensors").items()}
+        if precision == "float16":
+            w = {k: v.astype(np.float16).astype(np.float32) if v.dtype.kind == "f" else v for k, v in w.items()}
+        for name, value in (overrides or {}).items():
+            if name not in w or w[name].shape != value.shape:
+                raise ValueError(f"encoder override {name!r} does not match a tensor of {d / 'model.safetensors'}")
+            w[name] = np.asarray(value, dtype=np.float32)
         self.w = w
         self.tok = WordPiece(d / "vocab.txt")
         # Q, K, V as one (D, 3D) matrix per layer
@@ -255,6 +276,21 @@ class MiniLM:
             states.append(x)
         return np.stack(states).astype(np.float32)
 
+    def windows(self, words: Sequence[str]) -> list[tuple[list[int], list[int]]]:
+        """A sentence's word pieces as windows of at most 510: (piece ids, word index of each piece)."""
+        out: list[tuple[list[int], list[int]]] = []
+        ids: list[int] = []
+        owner: list[int] = []
+        for k, word in enumerate(words):
+            pieces = self.tok.word(word)[:MAX_PIECES]
+            if len(ids) + len(pieces) > MAX_PIECES:
+                out.append((ids, owner))
+                ids, owner = [], []
+            ids.extend(pieces)
+            owner.extend([k] * len(pieces))
+        out.append((ids, owner))
+        return out
+
     def words(self, sentences: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """Per sentence (L+1, n, D) float32: each word's mean word-piece vector at every layer.
 
@@ -262,18 +298,7 @@ class MiniLM:
         words, each encoded with its own [CLS]/[SEP] (no UCCA sentence here
         comes near it).
         """
-        windows: list[tuple[int, list[int], list[int]]] = []  # (sentence, piece ids, word index per piece)
-        for s, words in enumerate(sentences):
-            ids: list[int] = []
-            owner: list[int] = []
-            for k, word in enumerate(words):
-                pieces = self.tok.word(word)[:MAX_PIECES]
-                if len(ids) + len(pieces) > MAX_PIECES:
-                    windows.append((s, ids, owner))
-                    ids, owner = [], []
-                ids.extend(pieces)
-                owner.extend([k] * len(pieces))
-            windows.append((s, ids, owner))
+        windows = [(s, ids, owner) for s, words in enumerate(sentences) for ids, owner in self.windows(words)]
         out = [np.zeros((self.n_outputs, len(words), self.dim), dtype=np.float32) for words in sentences]
         counts = [np.zeros(len(words), dtype=np.float32) for words in sentences]
         order = sorted(range(len(windows)), key=lambda k: len(windows[k][1]))

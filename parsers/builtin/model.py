@@ -42,6 +42,7 @@ class TorchFeatures:
         self.vectors = torch.from_numpy(f.vectors)
         self.encoded = None if f.encoded is None else torch.from_numpy(np.asarray(f.encoded, dtype=np.float32))
         self.style = f.style
+        self.pieces: tuple[list[int], list[int], int] | None = None  # v4: (piece ids, word of each piece, words)
 
 
 def to_torch(feats: Sequence[Featurized]) -> list[TorchFeatures]:
@@ -51,11 +52,20 @@ def to_torch(feats: Sequence[Featurized]) -> list[TorchFeatures]:
 class SpanModel(nn.Module):
     def __init__(self, vocab: Vocab, *, word_dim: int = 100, tag_dim: int = 32, hidden: int = 200,
                  mlp: int = 250, dropout: float = 0.3, remote_mlp: int = 200, encoder_layers: Sequence[int] = (),
-                 encoder_dim: int = 0, styles: int = 0, style_dim: int = 16) -> None:  # fmt: skip
+                 encoder_dim: int = 0, styles: int = 0, style_dim: int = 16, vectors: bool = True,
+                 finetune: nn.Module | None = None) -> None:  # fmt: skip
+        """``vectors=False``: no spaCy tok2vec input; ``finetune``: an ``encoder_torch.TorchMiniLM`` whose layers
+        train with the parser (v4; its states replace the cached encoder features)."""
         super().__init__()
         self.config = {"word_dim": word_dim, "tag_dim": tag_dim, "hidden": hidden, "mlp": mlp, "dropout": dropout,
                        "remote_mlp": remote_mlp}  # fmt: skip
-        dim = word_dim + 2 * tag_dim + VECTOR_DIM
+        self.vectors = vectors
+        if not vectors:
+            self.config["vectors"] = False
+        dim = word_dim + 2 * tag_dim + (VECTOR_DIM if vectors else 0)
+        self.encoder = finetune
+        if finetune is not None:
+            self.config.update(encoder_finetuned=finetune.depth, encoder_precision="float16")
         self.encoder_layers = list(encoder_layers)
         if self.encoder_layers:  # v3: a softmax-weighted mix of the frozen encoder's layers (ELMo's scalar mix)
             self.config.update(encoder_layers=self.encoder_layers, encoder_dim=encoder_dim)
@@ -90,14 +100,22 @@ class SpanModel(nn.Module):
         lengths = [len(f.words) for f in batch]
         width = max(lengths) + 2
         dim = self.boundary.shape[1]
-        x = torch.zeros(len(batch), width, dim)
+        device = self.boundary.device
+        x = torch.zeros(len(batch), width, dim, device=device)
+        if self.encoder is not None:
+            assert all(f.pieces is not None for f in batch), "a v4 model needs word pieces"
+            encoded = self.encoder.words([f.pieces for f in batch], *self.piece_marks)
+        else:
+            encoded = [None if f.encoded is None else f.encoded.to(device) for f in batch]
         for b, f in enumerate(batch):
             n = len(f.words)
-            parts = [self.word(f.words), self.tag(f.tags), self.dep(f.deps), f.vectors]
+            parts = [self.word(f.words.to(device)), self.tag(f.tags.to(device)), self.dep(f.deps.to(device))]
+            if self.vectors:
+                parts.append(f.vectors.to(device))
             if self.encoder_layers:
-                assert f.encoded is not None, "a v3 model needs encoder features"
+                assert encoded[b] is not None, "a v3 model needs encoder features"
                 weights = torch.softmax(self.mix, 0)
-                parts.append(self.mix_gamma * torch.einsum("l,lnd->nd", weights, f.encoded[self.encoder_layers]))
+                parts.append(self.mix_gamma * torch.einsum("l,lnd->nd", weights, encoded[b][self.encoder_layers]))
             if self.styles:
                 parts.append(self.style.weight[f.style].expand(n, -1))
             emb = torch.cat(parts, dim=-1)
@@ -143,9 +161,17 @@ class SpanModel(nn.Module):
         )
         return self.remote(self.drop(x))
 
+    #: [CLS] and [SEP] ids of the encoder's word pieces (v4; set by the training script)
+    piece_marks: tuple[int, int] = (101, 102)
+
     def numpy_state(self) -> dict[str, np.ndarray]:
-        """The parameters as float32 arrays under their state_dict names (for ``save_weights``)."""
-        return {k: v.detach().float().numpy().copy() for k, v in self.state_dict().items()}
+        """The parameters as float32 arrays under their state_dict names (for ``save_weights``); a fine-tuned
+        encoder's layers as ``encoder.layer.*``, named as in the encoder package (``MiniLM(overrides=...)``)."""
+        state = {k: v.detach().cpu().float().numpy().copy() for k, v in self.state_dict().items()
+                 if not k.startswith("encoder.")}  # fmt: skip
+        if self.encoder is not None:
+            state.update(self.encoder.overrides())
+        return state
 
     def to_numpy(self) -> NumpySpanNet:
         """The inference twin with the current parameters (dev evaluation decodes exactly as the shipped parser)."""

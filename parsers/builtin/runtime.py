@@ -32,6 +32,7 @@ __all__ = [
     "SpanRows",
     "batch_span_log_probs",
     "load_net",
+    "load_state",
     "load_weights",
     "read_header",
     "save_weights",
@@ -40,8 +41,9 @@ __all__ = [
     "weights_digest",
 ]
 
-#: v1: no remote-edge classifier; v2: remote edges; v3: frozen encoder features and a guideline-style input
-FORMATS = ("samsa-ucca-span-v1", "samsa-ucca-span-v2", "samsa-ucca-span-v3")
+#: v1: no remote-edge classifier; v2: remote edges; v3: frozen encoder features and a guideline-style input;
+#: v4: the encoder's layers fine-tuned with the parser (stored under ``encoder.``)
+FORMATS = ("samsa-ucca-span-v1", "samsa-ucca-span-v2", "samsa-ucca-span-v3", "samsa-ucca-span-v4")
 META_KEY = "meta.json"
 
 
@@ -89,9 +91,13 @@ class NumpySpanNet:
     """Inference-only twin of ``SpanModel`` over a ``{state_dict name: float32 array}`` mapping."""
 
     def __init__(self, state: Mapping[str, np.ndarray], config: Mapping[str, Any]) -> None:
-        self.s = {k: np.ascontiguousarray(v, dtype=np.float32) for k, v in state.items()}
+        # a fine-tuned encoder's layers (``encoder.*``) are the encoder's business (``MiniLM(overrides=...)``)
+        self.s = {
+            k: np.ascontiguousarray(v, dtype=np.float32) for k, v in state.items() if not k.startswith("encoder.")
+        }
         self.config = dict(config)
         self.hidden = int(config["hidden"])
+        self.vectors = bool(config.get("vectors", True))
         self.has_remote = "remote.0.weight" in self.s
         self.encoder_layers = list(config.get("encoder_layers", ()))
         if self.encoder_layers:
@@ -119,12 +125,9 @@ class NumpySpanNet:
         for b, f in enumerate(batch):
             n = len(f.words)
             x[b, 0] = boundary[0]
-            parts = [
-                self.s["word.weight"][f.words],
-                self.s["tag.weight"][f.tags],
-                self.s["dep.weight"][f.deps],
-                f.vectors,
-            ]
+            parts = [self.s["word.weight"][f.words], self.s["tag.weight"][f.tags], self.s["dep.weight"][f.deps]]
+            if self.vectors:
+                parts.append(f.vectors)
             if self.encoder_layers:
                 if f.encoded is None:
                     raise ValueError("this model reads encoder features: featurize(..., encoder=MiniLM())")
@@ -244,6 +247,13 @@ def load_net(path: str | os.PathLike[str], header: Mapping[str, Any]) -> NumpySp
     with np.load(path, allow_pickle=False) as z:
         state = {k[len("state/") :]: z[k] for k in z.files if k.startswith("state/")}
     return NumpySpanNet(state, header["config"])
+
+
+def load_state(path: str | os.PathLike[str], prefix: str = "") -> dict[str, np.ndarray]:
+    """A weights file's tensors (float32) whose names start with ``prefix`` (``encoder.``: a v4 file's
+    fine-tuned encoder layers)."""
+    with np.load(path, allow_pickle=False) as z:
+        return {k[len("state/") :]: z[k].astype(np.float32) for k in z.files if k.startswith("state/" + prefix)}
 
 
 def load_weights(path: str | os.PathLike[str]) -> tuple[Vocab, NumpySpanNet, dict[str, Any]]:
