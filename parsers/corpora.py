@@ -9,7 +9,7 @@ import networkx as nx
 
 from samsa.ucca_xml import list_passage_files, load_passage
 
-__all__ = ["DEV", "TRAIN", "data_hash", "load", "styles_of"]
+__all__ = ["DEV", "TRAIN", "data_hash", "dev_limit", "load", "styles_of"]
 
 #: under the data root (``../shared/data``): Wiki and EWT, as in docs/parser.md
 TRAIN = ("ucca/wiki/train", "ucca/ewt/train")
@@ -31,6 +31,11 @@ def load(dirs: list[Path], limit: int | None) -> tuple[list[Path], list[nx.DiGra
     if limit:
         files = files[:limit]
     return files, [load_passage(f) for f in files]
+
+
+def dev_limit(limit: int | None) -> int | None:
+    """How many dev passages a smoke run with ``limit`` training passages reads (all when ``limit`` is None)."""
+    return limit and max(20, limit // 5)
 
 
 def styles_of(files: list[Path]) -> list[int]:

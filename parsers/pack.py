@@ -32,7 +32,7 @@ import numpy as np
 
 from parsers.annotations import annotate
 from parsers.builtin.tree import graph_to_spans
-from parsers.corpora import DEV, TRAIN, load
+from parsers.corpora import DEV, TRAIN, dev_limit, load
 
 
 def write_safetensors(path: Path, tensors: dict[str, np.ndarray]) -> None:
@@ -82,17 +82,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--vectors", action="store_true", help="also cache spaCy's tok2vec vectors (large)")
     ap.add_argument("--encoder-depth", type=int, default=0, help="pack the encoder's first N layers (0: none)")
+    ap.add_argument("--limit", type=int, default=None, help="only what parsers.train --limit N reads (smoke tests)")
     args = ap.parse_args(argv)
     data, out = Path(args.data), Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    tokens = {}
-    for name, dirs in (("train", TRAIN), ("dev", DEV)):
-        _, graphs = load([data / d for d in dirs], None)
+    tokens, files = {}, []
+    for name, dirs, limit in (("train", TRAIN, args.limit), ("dev", DEV, dev_limit(args.limit))):
+        paths, graphs = load([data / d for d in dirs], limit)
+        files.extend(paths)
         tokens[name] = [graph_to_spans(g)[0] for g in graphs]
         annotate(tokens[name], out / "cache", vectors=args.vectors)
     with tarfile.open(out / "ucca.tar.xz", "w:xz") as tar:
-        for d in (*TRAIN, *DEV):
-            tar.add(data / d, arcname=d)
+        for d in (*TRAIN, *DEV):  # every folder, even one a smoke run reads nothing from
+            tar.add(data / d, arcname=d, recursive=False)
+        for f in files:  # under the data root's layout (ucca/wiki/train/...), as parsers.train reads it
+            tar.add(f, arcname=str(f.relative_to(data)))
     if args.encoder_depth:
         pack_encoder(out, tokens["train"] + tokens["dev"], args.encoder_depth)
     return 0

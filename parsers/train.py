@@ -37,7 +37,7 @@ from parsers.builtin.model import SpanModel, pair_tensors, to_torch
 from parsers.builtin.remotes import gold_pairs
 from parsers.builtin.runtime import save_weights, update_meta
 from parsers.builtin.tree import graph_to_spans
-from parsers.corpora import DEV, TRAIN, data_hash, load, styles_of
+from parsers.corpora import DEV, TRAIN, data_hash, dev_limit, load, styles_of
 from samsa.ucca_eval import evaluate_corpus, scene_scores
 
 #: weights format by recipe: v2 spaCy features only; v3 + frozen encoder features and/or styles; v4 fine-tuned encoder
@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     data = Path(args.data)
     train_files, train_graphs = load([data / d for d in TRAIN], args.limit)
-    dev_files, dev_graphs = load([data / d for d in DEV], args.limit and max(20, args.limit // 5))
+    dev_files, dev_graphs = load([data / d for d in DEV], dev_limit(args.limit))
     train = [graph_to_spans(g) for g in train_graphs]
     train_pairs = [list(gold_pairs(g)) for g in train_graphs]
     cache = Path(args.feature_cache) if args.feature_cache else None
@@ -344,15 +344,16 @@ def continue_from(model: SpanModel, vocab: Vocab, path: Path) -> dict:
         raise SystemExit(f"{path}: its vocabulary differs from this run's data; --init needs the same recipe")
     state = load_state(path)
     tuned = {k: v for k, v in state.items() if k.startswith("encoder.")}
-    if bool(tuned) != (model.encoder is not None):
-        raise SystemExit(f"{path}: {'has' if tuned else 'has no'} fine-tuned encoder layers, unlike this run")
+    if tuned and model.encoder is None:
+        raise SystemExit(f"{path}: has fine-tuned encoder layers, and this run has no --finetune-encoder")
+    # a v3 file (frozen encoder) may start a fine-tuning run: its encoder layers then start as the package's
     try:
         missing, unexpected = model.load_state_dict(
             {k: torch.from_numpy(v) for k, v in state.items() if not k.startswith("encoder.")}, strict=False
         )
         if unexpected or any(not k.startswith("encoder.") for k in missing):
             raise RuntimeError(f"missing {missing}, unexpected {unexpected}")
-        if model.encoder is not None:
+        if tuned:
             model.encoder.load_overrides(tuned)
     except (RuntimeError, KeyError) as e:
         raise SystemExit(f"{path}: not the same network as this run's options ({e})") from None

@@ -43,6 +43,11 @@ def test_training_with_encoder_and_styles_writes_v3_weights(tmp_path, data_dir):
     assert parser.encoder.layers_n == 2  # only the layers the model mixes are computed
     (g,) = parser.parse([["John", "went", "home", "."]])
     assert tokens(g) == ["John", "went", "home", "."] and parser.signature() == "builtin.v1+tiny3+style.ewt"
+    # a v3 file starts a fine-tuning run (its encoder layers start as the package's): a v4 file
+    tuned = tmp_path / "tuned.npz"
+    assert main([*argv[:3], str(tuned), *argv[4:], "--finetune-encoder", "--init", str(out)]) == 0
+    meta = BuiltinParser(weights=tuned).meta
+    assert meta["init"]["file"] == "tiny3.npz" and BuiltinParser(weights=tuned)._config["encoder_finetuned"] == 2
 
 
 def test_training_continues_from_a_weights_file(tmp_path, data_dir):
@@ -153,3 +158,41 @@ def test_cached_spacy_annotations_give_the_features_of_featurize_and_need_no_spa
     assert [t.tolist() for t in again.tags] == [t.tolist() for t in ann.tags] and again.model == ann.model
     with pytest.raises(SystemExit, match="no cached annotations"):
         annotations.annotate(sentences[:1], tmp_path, vectors=True)
+
+
+def test_a_packed_folder_trains_without_spacy_or_the_shared_data(tmp_path, data_dir, monkeypatch):
+    """``parsers/pack.py`` then ``parsers.train`` as on a GPU machine: corpora and encoder unpacked from the
+    folder, spaCy's annotations read from its cache with spaCy taken away, a v4 file written."""
+    import tarfile
+
+    import parsers.annotations as annotations
+    from parsers.builtin.encoder import find_model_dir
+    from parsers.builtin.runtime import read_header
+    from parsers.pack import main as pack
+    from parsers.train import main as train
+    from samsa.errors import PluginUnavailable
+
+    try:
+        find_model_dir()
+    except PluginUnavailable as e:
+        pytest.skip(str(e))
+    packed = tmp_path / "packed"
+    assert pack(["--data", str(data_dir), "--out", str(packed), "--limit", "6", "--encoder-depth", "1"]) == 0
+    data, enc = tmp_path / "data", tmp_path / "enc"
+    for name, where in (("ucca.tar.xz", data), ("encoder.tar.xz", enc)):
+        with tarfile.open(packed / name) as tar:
+            if hasattr(tarfile, "data_filter"):  # Python >= 3.10.12 / 3.11.4
+                tar.extractall(where, filter="data")
+            else:
+                tar.extractall(where)  # our own archive
+    assert len(list((data / "ucca" / "wiki" / "train").glob("*.xml"))) == 6
+    assert sorted(p.name for p in enc.iterdir()) == ["config.json", "model.safetensors", "vocab.txt"]
+    monkeypatch.setattr(annotations, "_model_id", lambda: None)  # no spaCy here
+    monkeypatch.setenv("SAMSA_ENCODER_DIR", str(enc))
+    out = tmp_path / "w.npz"
+    argv = ["--data", str(data), "--out", str(out), "--limit", "6", "--epochs", "1", "--threads", "1",
+            "--feature-cache", str(packed / "cache"), "--encoder", "minilm", "--encoder-layers", "0,1",
+            "--finetune-encoder", "--no-vectors"]  # fmt: skip
+    assert train(argv) == 0
+    header = read_header(out)
+    assert header["format"] == "samsa-ucca-span-v4" and header["meta"]["train_files"] == 6
