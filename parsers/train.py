@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
             from parsers.builtin.encoder_torch import TorchMiniLM
 
             encoder = MiniLM(depth=max(layers), precision="float16")
-            finetune = TorchMiniLM(encoder.w, max(layers), encoder.heads, encoder.eps)
+            finetune = TorchMiniLM.from_numpy(encoder)
         else:
             encoder = MiniLM()
     train_styles = styles_of(train_files) if args.styles else [0] * len(train_files)
@@ -239,8 +239,6 @@ def main(argv: list[str] | None = None) -> int:
     model = SpanModel(vocab, encoder_layers=layers, encoder_dim=encoder.dim if encoder else 0,
                       styles=len(STYLES) if args.styles else 0, vectors=not args.no_vectors,
                       finetune=finetune)  # fmt: skip
-    if finetune is not None:
-        model.piece_marks = (encoder.tok.cls, encoder.tok.sep)
     init = continue_from(model, vocab, Path(args.init)) if args.init else None
     device = torch.device(args.device)
     model.to(device)
@@ -280,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
             total += float(loss.detach())
         model.eval()
         if finetune is not None:  # the dev sentences' states under the encoder as saved (float16)
-            add_features(dev_feats, dev_styles, finetuned_features(model.encoder, dev_pieces, model.piece_marks))
+            add_features(dev_feats, dev_styles, finetuned_features(model.encoder, dev_pieces))
         predicted = decode_batch(model.to_numpy(), vocab, dev_feats, dev_tokens)  # exactly as the shipped parser
         scores = evaluate_corpus(zip(predicted, dev_graphs, strict=True)).to_dict()["labeled"]
         scene = scene_scores(zip(predicted, dev_graphs, strict=True))
@@ -318,7 +316,7 @@ def single_window(encoder, words: list[str]) -> tuple[list[int], list[int], int]
 
 
 @torch.no_grad()
-def finetuned_features(tuned, pieces, marks: tuple[int, int], batch: int = 64) -> list[np.ndarray]:
+def finetuned_features(tuned, pieces, batch: int = 64) -> list[np.ndarray]:
     """Per-word encoder states (float16, as features are at inference) of sentences given as word pieces,
     computed with the fine-tuned layers rounded to float16 as the weights file stores them."""
     import copy
@@ -330,7 +328,7 @@ def finetuned_features(tuned, pieces, marks: tuple[int, int], batch: int = 64) -
     out: list[np.ndarray | None] = [None] * len(pieces)
     for b in range(0, len(order), batch):
         idx = order[b : b + batch]
-        for k, states in zip(idx, rounded.words([pieces[k] for k in idx], *marks), strict=True):
+        for k, states in zip(idx, rounded.words([pieces[k] for k in idx]), strict=True):
             out[k] = states.cpu().numpy().astype(np.float16)
     return out  # type: ignore[return-value]
 

@@ -116,10 +116,9 @@ def test_training_with_a_finetuned_encoder_writes_v4_weights_that_parse_as_train
     emb = "embeddings.word_embeddings.weight"  # frozen, as float16 rounds it
     np.testing.assert_array_equal(parser.encoder.w[emb], package[emb].astype(np.float16).astype(np.float32))
     sentences = [["John", "went", "home", "."], ["Mary", "gave", "him", "a", "call", "yesterday", "."]]
-    torch_encoder = TorchMiniLM(MiniLM(depth=1, precision="float16").w, 1, parser.encoder.heads, parser.encoder.eps)
+    torch_encoder = TorchMiniLM.from_numpy(MiniLM(depth=1, precision="float16"))
     torch_encoder.load_overrides(tuned)
-    marks = (parser.encoder.tok.cls, parser.encoder.tok.sep)
-    trained = finetuned_features(torch_encoder, [single_window(parser.encoder, s) for s in sentences], marks)
+    trained = finetuned_features(torch_encoder, [single_window(parser.encoder, s) for s in sentences])
     for ours, theirs in zip(parser.encoder.words(sentences), trained, strict=True):
         np.testing.assert_allclose(ours.astype(np.float16).astype(np.float32), theirs.astype(np.float32), atol=4e-3)
     (g,) = parser.parse([sentences[0]])

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import torch
@@ -37,12 +38,15 @@ class TorchMiniLM(nn.Module):
     """Embeddings (frozen) + the first ``depth`` transformer layers (trainable) of all-MiniLM-L6-v2.
 
     ``weights``: the package's tensors without the ``bert.`` prefix (``MiniLM(...).w``, already rounded to
-    float16 by ``precision="float16"``); ``heads`` and ``eps`` as in its config.
+    float16 by ``precision="float16"``); ``heads`` and ``eps`` as in its config; ``marks``: the ids of
+    ``[CLS]`` and ``[SEP]`` (:meth:`from_numpy` takes all of these from a ``MiniLM``).
     """
 
-    def __init__(self, weights: Mapping[str, np.ndarray], depth: int, heads: int, eps: float) -> None:
+    def __init__(
+        self, weights: Mapping[str, np.ndarray], depth: int, heads: int, eps: float, marks: tuple[int, int]
+    ) -> None:
         super().__init__()
-        self.depth, self.heads, self.eps = depth, heads, eps
+        self.depth, self.heads, self.eps, self.marks = depth, heads, eps, marks
         for name in _EMBEDDINGS:
             self.register_buffer("emb_" + name.replace(".", "_"), torch.tensor(weights["embeddings." + name]),
                                  persistent=False)  # fmt: skip
@@ -54,6 +58,11 @@ class TorchMiniLM(nn.Module):
                                           nn.Parameter(torch.tensor(weights[f"encoder.layer.{k}.{name}"])))  # fmt: skip
             self.layer.append(holder)
         self.dim = int(weights["embeddings.word_embeddings.weight"].shape[1])
+
+    @classmethod
+    def from_numpy(cls, encoder: Any) -> TorchMiniLM:
+        """The trainable twin of a :class:`~parsers.builtin.encoder.MiniLM` (its weights, depth and word pieces)."""
+        return cls(encoder.w, encoder.layers_n, encoder.heads, encoder.eps, (encoder.tok.cls, encoder.tok.sep))
 
     def overrides(self) -> dict[str, np.ndarray]:
         """The trainable tensors under the package's names (``MiniLM(overrides=...)`` at inference)."""
@@ -97,9 +106,7 @@ class TorchMiniLM(nn.Module):
             states.append(x)
         return states
 
-    def words(
-        self, pieces: Sequence[tuple[Sequence[int], Sequence[int], int]], cls: int, sep: int
-    ) -> list[torch.Tensor]:
+    def words(self, pieces: Sequence[tuple[Sequence[int], Sequence[int], int]]) -> list[torch.Tensor]:
         """Per sentence (depth + 1, n, D): each word's mean word-piece state at every layer.
 
         ``pieces``: per sentence (piece ids, word index of each piece, number of words), one window each (the
@@ -110,7 +117,7 @@ class TorchMiniLM(nn.Module):
         ids_t = torch.zeros((len(pieces), width), dtype=torch.long)
         mask = torch.zeros((len(pieces), width))
         for r, (ids, _, _) in enumerate(pieces):
-            ids_t[r, : len(ids) + 2] = torch.tensor([cls, *ids, sep])
+            ids_t[r, : len(ids) + 2] = torch.tensor([self.marks[0], *ids, self.marks[1]])
             mask[r, : len(ids) + 2] = 1.0
         hidden = torch.stack(self.forward(ids_t.to(device), mask.to(device)))  # (L+1, B, T, D)
         out = []

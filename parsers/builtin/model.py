@@ -104,7 +104,7 @@ class SpanModel(nn.Module):
         x = torch.zeros(len(batch), width, dim, device=device)
         if self.encoder is not None:
             assert all(f.pieces is not None for f in batch), "a v4 model needs word pieces"
-            encoded = self.encoder.words([f.pieces for f in batch], *self.piece_marks)
+            encoded = self.encoder.words([f.pieces for f in batch])
         else:
             encoded = [None if f.encoded is None else f.encoded.to(device) for f in batch]
         for b, f in enumerate(batch):
@@ -160,9 +160,6 @@ class SpanModel(nn.Module):
             [self.span_vectors(fence, b, scenes), self.span_vectors(fence, b, units), self.bucket(buckets)], dim=-1
         )
         return self.remote(self.drop(x))
-
-    #: [CLS] and [SEP] ids of the encoder's word pieces (v4; set by the training script)
-    piece_marks: tuple[int, int] = (101, 102)
 
     def numpy_state(self) -> dict[str, np.ndarray]:
         """The parameters as float32 arrays under their state_dict names (for ``save_weights``); a fine-tuned
