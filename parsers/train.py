@@ -12,7 +12,9 @@ remote; ``--select``: or scene-unit F1, or the mean of the two) of
 ``ucca/wiki/dev`` + ``ucca/ewt/dev`` together (``--patience`` epochs without
 improvement); fixed seeds; ``--max-minutes`` is a safety cap
 only. The weights file records the command, the data hashes, the epochs and
-the dev scores.
+the dev scores. ``--finetune-encoder`` (v4) trains the encoder's transformer
+layers too (``encoder_torch.py``); ``--device cuda`` trains on a GPU, where a
+folder made by ``parsers/pack.py`` replaces spaCy and the shared data.
 """
 
 from __future__ import annotations
@@ -166,7 +168,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--encoder-lr", type=float, default=5e-5, help="learning rate of the fine-tuned encoder layers")
     ap.add_argument("--no-vectors", action="store_true", help="no spaCy tok2vec input (tags and dependencies stay)")
     ap.add_argument("--device", default="cpu", help="torch device (cpu, cuda); GPU runs are not bit-reproducible")
-    ap.add_argument("--feature-cache", default=None, help="folder for the encoder features (computed once per corpus)")
+    ap.add_argument(
+        "--feature-cache",
+        default=None,
+        help="folder for spaCy's annotations and the frozen encoder's features (computed once per corpus)",
+    )
     ap.add_argument(
         "--init",
         default=None,
