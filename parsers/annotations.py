@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from parsers.builtin.features import UNK, VECTOR_DIM, Featurized, Vocab
+from parsers.builtin.features import UNK, Featurized, Vocab, doc_vectors
 
 __all__ = ["Annotations", "annotate", "to_features"]
 
@@ -95,7 +95,7 @@ def _compute(sentences: Sequence[Sequence[str]], vectors: bool) -> Annotations:
         tags.append(np.array([tag_id[t.tag_] for t in doc], dtype=np.int16))
         deps.append(np.array([dep_id[t.dep_] for t in doc], dtype=np.int16))
         if vectors:
-            vecs.append(np.asarray(doc.tensor, dtype=np.float32).reshape(len(doc), -1)[:, :VECTOR_DIM].copy())
+            vecs.append(doc_vectors(doc))
         if (k + 1) % 2000 == 0:
             print(f"spaCy annotations {k + 1}/{len(sentences)}", file=sys.stderr, flush=True)
     return Annotations(tags, deps, vecs if vectors else None, tables[0], tables[1], spacy_model_id(),

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["NONE", "PAD", "STYLES", "UNK", "VECTOR_DIM", "Featurized", "Vocab", "featurize"]
+__all__ = ["NONE", "PAD", "STYLES", "UNK", "VECTOR_DIM", "Featurized", "Vocab", "doc_vectors", "featurize"]
 
 NONE = "<none>"
 PAD, UNK = "<pad>", "<unk>"
@@ -65,6 +65,11 @@ class Featurized:
     style: int = 0
 
 
+def doc_vectors(doc: Any) -> np.ndarray:
+    """spaCy's ``tok2vec`` output of an annotated ``Doc``, (n, 96) float32: the vectors the parser reads."""
+    return np.asarray(doc.tensor, dtype=np.float32).reshape(len(doc), -1)[:, :VECTOR_DIM].copy()
+
+
 def featurize(
     nlp: Any,
     vocab: Vocab,
@@ -86,7 +91,7 @@ def featurize(
                 np.array([vocab.word_id.get(t.lower_, unk) for t in doc], dtype=np.int64),
                 np.array([vocab.tag_id.get(t.tag_, 1) for t in doc], dtype=np.int64),
                 np.array([vocab.dep_id.get(t.dep_, 1) for t in doc], dtype=np.int64),
-                np.asarray(doc.tensor, dtype=np.float32).reshape(len(doc), -1)[:, :VECTOR_DIM].copy(),
+                doc_vectors(doc),
                 style=style,
             )
         )

@@ -244,9 +244,7 @@ def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 def load_net(path: str | os.PathLike[str], header: Mapping[str, Any]) -> NumpySpanNet:
     """The network of a weights file whose header is ``header``."""
-    with np.load(path, allow_pickle=False) as z:
-        state = {k[len("state/") :]: z[k] for k in z.files if k.startswith("state/")}
-    return NumpySpanNet(state, header["config"])
+    return NumpySpanNet(load_state(path), header["config"])
 
 
 def load_state(path: str | os.PathLike[str], prefix: str = "") -> dict[str, np.ndarray]:
