@@ -134,7 +134,8 @@ class Worker:
 
     def run(self, items: Sequence[Item], want: str = "none") -> list[ItemResult]:
         """Score a chunk; ``want`` says which graphs travel back: ``all`` (as graphs, parsed ones also encoded for
-        the cache), ``parsed`` (encoded for the cache, with their paper-mode structures) or ``none``."""
+        the cache), ``graphs`` (as graphs only: nobody caches them), ``parsed`` (encoded for the cache, with their
+        paper-mode structures) or ``none``."""
         from samsa.parse_cache import encode_graph
         from samsa.scoring.paper import encode_structure
 
@@ -159,8 +160,8 @@ class Worker:
                 and (got.parsed[k] or it.scenes is None)
             ):
                 scenes = encode_structure(st, g).encode("utf-8")
-            out.append(ItemResult(g if want == "all" else None,
-                                  payload=encode_graph(g) if got.parsed[k] and want != "none" else None,
+            out.append(ItemResult(g if want in ("all", "graphs") else None,
+                                  payload=encode_graph(g) if got.parsed[k] and want in ("all", "parsed") else None,
                                   scenes=scenes, repaired=got.repaired[k], dropped=got.dropped[k]))  # fmt: skip
         if self.metric is None:
             return out

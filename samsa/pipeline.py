@@ -162,7 +162,8 @@ def run_items(
                 submitted.append((state, idx))
                 yield [window[k] for k in idx]
 
-    for results in executor.map(chunks(), "all" if return_graphs else "parsed" if key is not None else "none"):
+    want = ("all" if key is not None else "graphs") if return_graphs else "parsed" if key is not None else "none"
+    for results in executor.map(chunks(), want):
         state, idx = submitted.popleft()
         if key is not None:
             _store(cache, key, version, [state.items[k] for k in idx], results)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 import pytest
 
 from samsa import InputError
@@ -51,6 +53,89 @@ def test_round_trip(ucca_path, name):
     again = parse_standard_bytes(to_standard_xml(g))
     assert graph_signature(again) == graph_signature(g)
     assert to_standard_xml(again) == to_standard_xml(g)
+
+
+def etree_xml(g):
+    """The reference: the same document built as an ElementTree, indented and serialized by the standard library
+    (what ``to_standard_xml`` did before it wrote the text directly)."""
+    from samsa import graph as G
+
+    def sub(parent, tag, attrib=None, **extra):
+        return ET.SubElement(parent, tag, dict(attrib or {}), **extra)
+
+    root = ET.Element("root", passageID=str(g.graph.get("passage_id", "1")), annotationID="0")
+    sub(root, "attributes", g.graph.get("attributes", {}))
+    if g.graph.get("extra"):
+        sub(root, "extra", g.graph["extra"])
+    for lid in ("0", "1"):
+        attrs, extra = g.graph.get("layer_attributes", {}).get(lid, ({}, {}))
+        layer = sub(root, "layer", layerID=lid)
+        sub(layer, "attributes", attrs)
+        if extra:
+            sub(layer, "extra", extra)
+        for nid in sorted((n for n, d in g.nodes(data=True) if d["layer"] == lid), key=G.node_key):
+            data = g.nodes[nid]
+            node = sub(layer, "node", ID=nid, type=data["type"])
+            attrs = dict(data.get("attributes", {}))
+            if lid == "0":
+                attrs.setdefault("text", data["text"])
+                attrs.setdefault("paragraph", str(data.get("paragraph", 1)))
+                attrs.setdefault("paragraph_position", str(data.get("paragraph_position", data["position"])))
+            elif data.get("implicit"):
+                attrs["implicit"] = "True"
+            sub(node, "attributes", attrs)
+            if data.get("extra"):
+                sub(node, "extra", data["extra"])
+            for child in sorted(g.succ[nid], key=G.node_key):
+                e = g.edges[nid, child]
+                edge = sub(node, "edge", toID=child, type=e["categories"][0])
+                sub(edge, "attributes", dict(e.get("attributes", {}), **({"remote": "True"} if e["remote"] else {})))
+                if not e.get("legacy_type"):
+                    for cat in e.get("category_attributes") or [{"tag": t} for t in e["categories"]]:
+                        sub(edge, "category", cat)
+    ET.indent(root, space="  ")
+    return ET.tostring(root, encoding="utf-8", xml_declaration=False) + b"\n"
+
+
+def test_writer_equals_elementtree_on_every_fixture(fixture_path):
+    files = sorted(fixture_path("ucca").rglob("*.xml")) + sorted(fixture_path("ucca_site").rglob("*.xml"))
+    assert len(files) >= 8
+    for f in files:
+        g = load_passage(f)
+        assert to_standard_xml(g) == etree_xml(g), f
+
+
+def test_writer_escapes_attribute_values_as_elementtree_does(ucca_path):
+    g = load_passage(ucca_path("john_home_call"))
+    g.graph["passage_id"] = 'a&b<c>"d"'
+    g.graph["attributes"] = {"note": "tab\there\nnew line\r & caf\u00e9 \U0001f600 \ud800"}
+    g.nodes["0.1"]["text"] = "<&>"
+    g.edges["1.1", "1.2"]["attributes"] = {"k": "'quoted' \"double\""}
+    out = to_standard_xml(g)
+    assert out == etree_xml(g)
+    assert b'passageID="a&amp;b&lt;c&gt;&quot;d&quot;"' in out and b"&#09;" in out and b"&#10;" in out
+    assert b"&#55296;" in out  # a lone surrogate, as ElementTree writes it (xmlcharrefreplace)
+
+
+def test_writer_refuses_what_is_not_xml():
+    from samsa.graph import from_tokens
+
+    g = from_tokens(["a", "b"], "1")
+    g.nodes["0.1"]["attributes"] = {"bad name": "x"}
+    with pytest.raises(ValueError, match="not an XML name"):
+        to_standard_xml(g)
+    g.nodes["0.1"]["attributes"] = {"count": 3}
+    with pytest.raises(TypeError, match="cannot serialize 3"):
+        to_standard_xml(g)
+
+
+@pytest.mark.parametrize("corpus", ["ucca/20k/test", "ucca/wiki/test", "ucca/ewt/test"])
+def test_writer_equals_elementtree_on_corpora(data_dir, corpus):
+    files = list_passage_files(data_dir / corpus)
+    assert len(files) > 100
+    for f in files:
+        g = load_passage(f)
+        assert to_standard_xml(g) == etree_xml(g), f
 
 
 def test_site_format_matches_the_standard_model(fixture_path):
