@@ -50,13 +50,14 @@ def children(
     remote
         Include children reached over remote edges.
     """
+    wanted = None if tags is None else tags if isinstance(tags, (set, frozenset)) else frozenset(tags)
     out = []
     for child, data in child_table(g)[unit].items():
         if not remote and data["remote"]:
             continue
-        if tags is not None:
+        if wanted is not None:
             cats = data["categories"][:1] if first_only else data["categories"]
-            if not any(c in tags for c in cats):
+            if wanted.isdisjoint(cats):
                 continue
         out.append(child)
     out.sort(key=node_key)

@@ -151,7 +151,7 @@ def spans_to_graph(tokens: list[str], spans: list[Span], passage_id: str = "1") 
         children[nid] = {}
 
     terms = [f"0.{k}" for k in range(1, len(tokens) + 1)]
-    punct = [not any(ch.isalnum() for ch in t) for t in tokens]
+    punct = [not t.isalnum() and not any(ch.isalnum() for ch in t) for t in tokens]  # most tokens: one C call
     ordered = sorted(spans, key=lambda s: (s.start, -(s.end - s.start)))
     stack: list[tuple[int, int, str]] = [(0, len(tokens), G.ROOT_ID)]
     owner = [G.ROOT_ID] * len(tokens)  # innermost unit of each token
