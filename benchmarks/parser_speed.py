@@ -2,6 +2,7 @@
 
 Usage:
     python benchmarks/parser_speed.py [--pipeline fast accurate] [--jobs 1 2] [--set 20k_test]
+    python benchmarks/parser_speed.py --other /path/to/other/checkout --pipeline fast --jobs 2 --repeat 5
 
 For every pipeline and ``--jobs`` value: ``samsa parse --tokenizer none --no-cache`` on the gold
 tokens of the test set (spaCy annotation included), and the same command on the set's first line
@@ -9,6 +10,12 @@ alone; sentences/s = (N - 1) / (time(N) - time(1)), i.e. start-up (imports, mode
 loading, worker start) excluded, as "model loaded once". Peak RSS is the largest of any one process
 of the run (parent or worker, ``getrusage(RUSAGE_CHILDREN)`` measured in a wrapper process per run).
 Each measurement is the best of ``--repeat`` runs. Writes ``benchmarks/results/parser_speed.json``.
+
+With ``--other CHECKOUT`` the same commands also run on another checkout of samsa (its packages
+first on ``PYTHONPATH``, in this interpreter), side by side: each round runs both checkouts'
+full and one-line commands, so a slow spell of the shared machine hits both alike; reported per
+checkout are the median timings, the sentences/s of each round and their median, and whether both
+wrote the same XML files. Writes ``benchmarks/results/parser_speed_ab.json``.
 """
 
 from __future__ import annotations
@@ -40,8 +47,11 @@ print(secs, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
 """
 
 
-def run_once(cmd: list[str]) -> tuple[float, float]:
-    out = subprocess.run([sys.executable, "-c", WRAPPER, *cmd], check=True, capture_output=True, text=True).stdout
+def run_once(cmd: list[str], checkout: Path | None = None) -> tuple[float, float]:
+    """Seconds and peak RSS (MB) of one run; ``checkout``: run that checkout's samsa instead of this one's."""
+    env = dict(os.environ, PYTHONPATH=str(checkout)) if checkout else None
+    out = subprocess.run([sys.executable, "-c", WRAPPER, *cmd], check=True, capture_output=True, text=True,
+                         env=env, cwd=tempfile.gettempdir()).stdout  # fmt: skip
     secs, rss = out.split()
     return float(secs), float(rss)
 
@@ -68,21 +78,61 @@ def measure(pipeline: str, jobs: int, lines: list[str], repeat: int) -> dict:
     }
 
 
+def measure_ab(pipeline: str, jobs: int, lines: list[str], repeat: int, other: Path) -> dict:
+    """Both checkouts side by side, in rounds (see the module docstring)."""
+    import filecmp
+    import statistics
+
+    checkouts = {"other": other, "this": None}
+    times: dict[str, dict[str, list[float]]] = {name: {"full": [], "one": []} for name in checkouts}
+    same = True
+    with tempfile.TemporaryDirectory() as tmp:
+        full, one = Path(tmp) / "all.txt", Path(tmp) / "one.txt"
+        full.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        one.write_text(lines[0] + "\n", encoding="utf-8")
+        samsa = [sys.executable, "-m", "samsa", "parse", "--parser", f"builtin:{pipeline}", "--tokenizer", "none",
+                 "--no-cache", "--jobs", str(jobs), "--quiet"]  # fmt: skip
+        for k in range(repeat):
+            for name, checkout in checkouts.items():
+                for kind, path in (("full", full), ("one", one)):
+                    out = Path(tmp) / f"{name}_{kind}_{k}"
+                    times[name][kind].append(run_once([*samsa, "--input", str(path), "--output-dir", str(out)],
+                                                      checkout)[0])  # fmt: skip
+            a, b = Path(tmp) / f"other_full_{k}", Path(tmp) / f"this_full_{k}"
+            names = sorted(p.name for p in a.iterdir())
+            same &= names == sorted(p.name for p in b.iterdir()) and not filecmp.cmpfiles(a, b, names, shallow=False)[1]
+    row: dict = {"pipeline": pipeline, "jobs": jobs, "sentences": len(lines), "other_checkout": str(other),
+                 "same_xml_files": same}  # fmt: skip
+    for name, t in times.items():
+        rates = [(len(lines) - 1) / (f - o) for f, o in zip(t["full"], t["one"], strict=True)]
+        row[name] = {"seconds_all_median": round(statistics.median(t["full"]), 2),
+                     "seconds_one_line_median": round(statistics.median(t["one"]), 2),
+                     "sentences_per_s_by_round": [round(r, 1) for r in rates],
+                     "sentences_per_s_median": round(statistics.median(rates), 1)}  # fmt: skip
+    return row
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pipeline", nargs="+", default=["fast", "accurate"])
     ap.add_argument("--jobs", nargs="+", type=int, default=[1, 2])
     ap.add_argument("--set", default="20k_test", choices=sorted(SETS))
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--other", type=Path, default=None, help="another samsa checkout to time side by side")
     args = ap.parse_args()
     lines = [" ".join(tokens(load_passage(f))) for f in list_passage_files(DATA / SETS[args.set])]
     started = time.strftime("%Y-%m-%d %H:%M")
     rows = []
     for pipeline in args.pipeline:
         for jobs in args.jobs:
-            rows.append(measure(pipeline, jobs, lines, args.repeat))
+            if args.other:
+                rows.append(measure_ab(pipeline, jobs, lines, args.repeat, args.other.resolve()))
+            else:
+                rows.append(measure(pipeline, jobs, lines, args.repeat))
             print(json.dumps(rows[-1]), flush=True)
-    write_json("parser_speed.json", {"set": args.set, "cpus": os.cpu_count(), "started": started, "runs": rows})
+    record = {"set": args.set, "cpus": os.cpu_count(), "started": started, "repeat": args.repeat, "runs": rows,
+              "command": "python benchmarks/parser_speed.py " + " ".join(sys.argv[1:])}  # fmt: skip
+    write_json("parser_speed_ab.json" if args.other else "parser_speed.json", record)
 
 
 if __name__ == "__main__":
