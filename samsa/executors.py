@@ -240,7 +240,17 @@ def _load_parser(job: Job, first: list[Item]) -> bool:
     (a warm cache needs no parser); whether it was loaded."""
     load = getattr(job.parser, "load", None)
     if callable(load) and any(it.kind == "parse" for it in first):
-        load()
+        import gc
+
+        # the collector would walk the half-built models again and again while they load (spaCy's import and
+        # pipeline create many objects, none of them garbage); the caller freezes them once they are loaded
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            load()
+        finally:
+            if was_enabled:
+                gc.enable()
         return True
     return False
 
