@@ -56,13 +56,19 @@ def run_once(cmd: list[str], checkout: Path | None = None) -> tuple[float, float
     return float(secs), float(rss)
 
 
+def inputs(tmp: str, lines: list[str], pipeline: str, jobs: int) -> tuple[Path, Path, list[str]]:
+    """The whole set and its first line as input files in ``tmp``, and the ``samsa parse`` command to time."""
+    full, one = Path(tmp) / "all.txt", Path(tmp) / "one.txt"
+    full.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    one.write_text(lines[0] + "\n", encoding="utf-8")
+    samsa = [sys.executable, "-m", "samsa", "parse", "--parser", f"builtin:{pipeline}", "--tokenizer", "none",
+             "--no-cache", "--jobs", str(jobs), "--quiet"]  # fmt: skip
+    return full, one, samsa
+
+
 def measure(pipeline: str, jobs: int, lines: list[str], repeat: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        full, one = Path(tmp) / "all.txt", Path(tmp) / "one.txt"
-        full.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        one.write_text(lines[0] + "\n", encoding="utf-8")
-        samsa = [sys.executable, "-m", "samsa", "parse", "--parser", f"builtin:{pipeline}", "--tokenizer", "none",
-                 "--no-cache", "--jobs", str(jobs), "--quiet"]  # fmt: skip
+        full, one, samsa = inputs(tmp, lines, pipeline, jobs)
         runs_full = [run_once([*samsa, "--input", str(full), "--output-dir", f"{tmp}/out{k}"]) for k in range(repeat)]
         runs_one = [run_once([*samsa, "--input", str(one), "--output-dir", f"{tmp}/one{k}"]) for k in range(repeat)]
     t_full = min(r[0] for r in runs_full)
@@ -87,11 +93,7 @@ def measure_ab(pipeline: str, jobs: int, lines: list[str], repeat: int, other: P
     times: dict[str, dict[str, list[float]]] = {name: {"full": [], "one": []} for name in checkouts}
     same = True
     with tempfile.TemporaryDirectory() as tmp:
-        full, one = Path(tmp) / "all.txt", Path(tmp) / "one.txt"
-        full.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        one.write_text(lines[0] + "\n", encoding="utf-8")
-        samsa = [sys.executable, "-m", "samsa", "parse", "--parser", f"builtin:{pipeline}", "--tokenizer", "none",
-                 "--no-cache", "--jobs", str(jobs), "--quiet"]  # fmt: skip
+        full, one, samsa = inputs(tmp, lines, pipeline, jobs)
         for k in range(repeat):
             for name, checkout in checkouts.items():
                 for kind, path in (("full", full), ("one", one)):
