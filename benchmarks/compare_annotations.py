@@ -26,6 +26,7 @@ import contextlib
 import io
 import json
 import math
+import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -42,7 +43,9 @@ from samsa.ucca_xml import list_passage_files, load_passage
 
 
 def run(parser: str = "builtin", gold_rel: str = "ucca/20k/test", weights: str | None = None,
-        style: str = "wiki", scene_bias: float | None = None) -> dict:  # fmt: skip
+        style: str = "wiki", scene_bias: float | None = None, parsed: Path | None = None) -> dict:  # fmt: skip
+    """``parsed``: a directory of parses of the gold sentences (one XML each, in their order) to compare
+    instead of the parser's (``benchmarks/scene_count_decoding.py`` hands in its own decodings)."""
     gold_dir = DATA / gold_rel
     gold = [load_passage(f) for f in list_passage_files(gold_dir)]
     identity = [" ".join(tokens(g)) for g in gold]
@@ -55,7 +58,9 @@ def run(parser: str = "builtin", gold_rel: str = "ucca/20k/test", weights: str |
             f.write_text("\n".join(lines) + "\n", encoding="utf-8")
             files.append(str(f))
         source = ["--parser", parser]
-        if weights or scene_bias is not None:
+        if parsed is not None:
+            source = ["--parsed", str(parsed)]
+        elif weights or scene_bias is not None:
             parsed = parse_with(weights, parser, style, gold, Path(tmp) / "parsed", scene_bias)
             source = ["--parsed", str(parsed)]
         buf = io.StringIO()
@@ -91,6 +96,11 @@ def by_scene_count(rows: list[dict]) -> dict:
             "squared_difference_share": round(sum(diffs[k] for k in idx) / total, 4),
             "parsed_zero_share": round(sum(zeros) / len(idx), 4) if idx else None,
         }
+    manual = [r["samsa_gold"] for r in rows]
+    # how much the manual scores vary at all (a correlation with a nearly constant score is fragile)
+    out["manual_samsa"] = {"mean": round(sum(manual) / len(manual), 2),
+                           "stdev": round(statistics.pstdev(manual), 2),
+                           "share_100": round(sum(m >= 100 for m in manual) / len(manual), 4)}  # fmt: skip
     equal = [r for r in rows if r["scenes_parsed"] == r["scenes_gold"]]
     gold, parsed = [r["samsa_gold"] for r in equal], [r["samsa_parsed"] for r in equal]
     r = correlate(gold, parsed, "pearson").r if len(equal) >= 3 else math.nan  # NaN: constant or too few

@@ -22,7 +22,14 @@ reports:
   sentence takes the bias whose count is nearest the prediction (ties: the
   bias nearest 0);
 - how the sentences with more non-auxiliary verbs than Scenes in the parse at
-  bias 0 compare with the gold count (is a verb count a sign of missed Scenes?).
+  bias 0 compare with the gold count (is a verb count a sign of missed Scenes?);
+- what the oracle choice would buy in SAMSA agreement: ``compare_annotations.py``'s
+  identity and scene-split outputs scored with the manual UCCA and with the
+  parses at bias 0 (the shipped decoding, remote edges included) and at each
+  sentence's oracle bias (the grid's bias whose count is nearest the gold one,
+  ties to the bias nearest 0): the two Pearson correlations and their mean, the
+  figure the pipelines are chosen by (docs/parser.md), and each output's
+  Pearson over the sentences whose parse has the gold number of Scenes.
 
 Writes ``benchmarks/results/scene_count_decoding_<pipeline>.json``.
 """
@@ -31,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -57,11 +65,16 @@ def sentence_features(tags: list[str], deps: list[str], words: list[str]) -> lis
     ]
 
 
-def counts_by_bias(pipeline: str, sentences: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
-    """(sentences, biases) Scene counts of the parse at each bias of :data:`GRID`, and (sentences, features)."""
+def counts_by_bias(
+    pipeline: str, sentences: list[list[str]], gold: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, dict[str, list]]:
+    """(sentences, biases) Scene counts of the parse at each bias of :data:`GRID`, (sentences, features), and
+    the parses (remote edges added, as the shipped decoder adds them) at bias 0 and at each sentence's oracle
+    bias (count nearest ``gold``, ties to the bias nearest 0)."""
     from parsers.builtin import BuiltinParser, _batches
-    from parsers.builtin.decode import cky_batch, main_relation_mask, span_charts, unnest_scenes
+    from parsers.builtin.decode import cky_batch, main_relation_mask, pair_arrays, span_charts, unnest_scenes
     from parsers.builtin.features import featurize
+    from parsers.builtin.remotes import add_remotes, candidate_pairs
     from parsers.builtin.runtime import batch_span_log_probs
     from parsers.builtin.tree import Span, spans_to_graph
     from samsa.queries import scenes
@@ -70,23 +83,57 @@ def counts_by_bias(pipeline: str, sentences: list[list[str]]) -> tuple[np.ndarra
     mask = main_relation_mask(p.vocab)
     counts = np.zeros((len(sentences), len(GRID)), dtype=np.int64)
     feats_out = np.zeros((len(sentences), len(FEATURES)), dtype=np.int64)
+    parses: dict[str, list] = {"bias_0": [None] * len(sentences), "oracle_bias": [None] * len(sentences)}
+    zero = GRID.index(0.0)
     order = sorted(range(len(sentences)), key=lambda k: len(sentences[k]))
     for idx in _batches(order, [len(s) for s in sentences], p.batch_size):
         batch = [sentences[k] for k in idx]
         feats = featurize(p.nlp, p.vocab, batch, encoder=p.encoder, style=p._style_id)
         fence, lengths = p.net.encode(feats)
         rows = batch_span_log_probs(p.net, fence, lengths)
+        graphs = []
         for b, beta in enumerate(GRID):
             best, gain = span_charts(rows, lengths, beta * mask)
+            graphs.append([])
             for bi, found in enumerate(cky_batch(gain, lengths)):
                 spans = [Span(i, j, p.vocab.labels[best[bi, i, j]]) for i, j in found]
                 g = spans_to_graph(list(batch[bi]), unnest_scenes(spans) if p.unnest else spans)
                 counts[idx[bi], b] = len(scenes(g))
+                graphs[b].append(g)
+        oracle = nearest_bias(gold[idx].astype(np.float64), counts[idx])
+        for bi, k in enumerate(idx):
+            for name, b in (("bias_0", zero), ("oracle_bias", int(oracle[bi]))):
+                g = graphs[b][bi].copy()
+                pairs = candidate_pairs(g) if p.net.has_remote else []
+                if pairs:
+                    labels = p.net.remote_logits(fence, bi, *pair_arrays(pairs)).argmax(-1).tolist()
+                    add_remotes(g, [(q, p.vocab.remotes[c]) for q, c in zip(pairs, labels, strict=True) if c])
+                parses[name][k] = g
         for bi, k in enumerate(idx):
             f = feats[bi]
             feats_out[k] = sentence_features([p.vocab.tags[x] for x in f.tags], [p.vocab.deps[x] for x in f.deps],
                                              list(batch[bi]))  # fmt: skip
-    return counts, feats_out
+    return counts, feats_out, parses
+
+
+def agreement(parses: list, gold_rel: str, tmp: str) -> dict[str, float]:
+    """Pearson(manual SAMSA, parsed SAMSA) of ``compare_annotations.py``'s two outputs with these parses."""
+    from compare_annotations import run
+
+    from samsa.ucca_xml import write_standard
+
+    out = Path(tmp) / f"parsed{len(list(Path(tmp).iterdir()))}"
+    out.mkdir()
+    for k, g in enumerate(parses, 1):
+        write_standard(g, out / f"{k:05d}.xml")
+    res = run(gold_rel=gold_rel, parsed=out)
+    r = {name: round(system["pearson"]["r"], 4) for name, system in res["systems"].items()}
+    equal = {f"{name}_over_gold_count_sentences": system["by_scene_count"]["pearson_equal_count"]
+             for name, system in res["systems"].items()}  # fmt: skip
+    manual = {f"{name}_manual_samsa": system["by_scene_count"]["manual_samsa"]
+              for name, system in res["systems"].items()}  # fmt: skip
+    return {**r, "mean": round(sum(r.values()) / len(r), 4), "scenes": res["scene_counts"]["parsed"], **equal,
+            **manual}  # fmt: skip
 
 
 def shares(got: np.ndarray, gold: np.ndarray) -> dict[str, float]:
@@ -126,7 +173,7 @@ def main() -> None:
     args = ap.parse_args()
     gold_graphs = [load_passage(f) for f in list_passage_files(DATA / args.gold)]
     gold = np.array([len(scenes(g)) for g in gold_graphs])
-    counts, feats = counts_by_bias(args.pipeline, [tokens(g) for g in gold_graphs])
+    counts, feats, parses = counts_by_bias(args.pipeline, [tokens(g) for g in gold_graphs], gold)
     x = np.column_stack([counts, feats, np.ones(len(gold))]).astype(np.float64)
     chosen = cross_validated_choice(x, gold.astype(np.float64), counts, args.folds, args.ridge)
     rows = np.arange(len(gold))
@@ -146,6 +193,8 @@ def main() -> None:
         "more_verbs_than_scenes_at_bias_0": {"sentences": int(verbs_above.sum()),
                                              **shares(counts[verbs_above, zero], gold[verbs_above])},
     }  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        result["samsa_agreement"] = {name: agreement(graphs, args.gold, tmp) for name, graphs in parses.items()}
     print(write_json(f"scene_count_decoding_{args.pipeline}.json", result))
 
 
