@@ -72,9 +72,8 @@ def counts_by_bias(
     the parses (remote edges added, as the shipped decoder adds them) at bias 0 and at each sentence's oracle
     bias (count nearest ``gold``, ties to the bias nearest 0)."""
     from parsers.builtin import BuiltinParser, _batches
-    from parsers.builtin.decode import cky_batch, main_relation_mask, pair_arrays, span_charts, unnest_scenes
+    from parsers.builtin.decode import cky_batch, main_relation_mask, predict_remotes, span_charts, unnest_scenes
     from parsers.builtin.features import featurize
-    from parsers.builtin.remotes import add_remotes, candidate_pairs
     from parsers.builtin.runtime import batch_span_log_probs
     from parsers.builtin.tree import Span, spans_to_graph
     from samsa.queries import scenes
@@ -104,10 +103,7 @@ def counts_by_bias(
         for bi, k in enumerate(idx):
             for name, b in (("bias_0", zero), ("oracle_bias", int(oracle[bi]))):
                 g = graphs[b][bi].copy()
-                pairs = candidate_pairs(g) if p.net.has_remote else []
-                if pairs:
-                    labels = p.net.remote_logits(fence, bi, *pair_arrays(pairs)).argmax(-1).tolist()
-                    add_remotes(g, [(q, p.vocab.remotes[c]) for q, c in zip(pairs, labels, strict=True) if c])
+                predict_remotes(p.net, p.vocab, fence, bi, g)
                 parses[name][k] = g
         for bi, k in enumerate(idx):
             f = feats[bi]
@@ -116,7 +112,7 @@ def counts_by_bias(
     return counts, feats_out, parses
 
 
-def agreement(parses: list, gold_rel: str, tmp: str) -> dict[str, float]:
+def agreement(parses: list, gold_rel: str, tmp: str) -> dict[str, object]:
     """Pearson(manual SAMSA, parsed SAMSA) of ``compare_annotations.py``'s two outputs with these parses."""
     from compare_annotations import run
 

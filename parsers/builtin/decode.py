@@ -12,7 +12,16 @@ from parsers.builtin.remotes import add_remotes, candidate_pairs, distance_bucke
 from parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs
 from parsers.builtin.tree import UP, Span, spans_to_graph
 
-__all__ = ["cky", "cky_batch", "decode_batch", "main_relation_mask", "pair_arrays", "span_charts", "unnest_scenes"]
+__all__ = [
+    "cky",
+    "cky_batch",
+    "decode_batch",
+    "main_relation_mask",
+    "pair_arrays",
+    "predict_remotes",
+    "span_charts",
+    "unnest_scenes",
+]
 
 _MAIN = ("P", "S")
 
@@ -145,10 +154,14 @@ def decode_batch(
             if unnest:
                 spans = unnest_scenes(spans)
             g = spans_to_graph(list(tokens[b + bi]), spans, passage_id=str(b + bi + 1))
-            if net.has_remote:
-                pairs = candidate_pairs(g)
-                if pairs:
-                    labels = net.remote_logits(fence, bi, *pair_arrays(pairs)).argmax(-1).tolist()
-                    add_remotes(g, [(p, vocab.remotes[k]) for p, k in zip(pairs, labels, strict=True) if k])
+            predict_remotes(net, vocab, fence, bi, g)
             out.append(g)
     return out
+
+
+def predict_remotes(net: NumpySpanNet, vocab: Vocab, fence: np.ndarray, b: int, g: nx.DiGraph) -> None:
+    """Add to ``g`` (sentence ``b`` of the batch ``fence`` encodes) the remote edges the network predicts."""
+    pairs = candidate_pairs(g) if net.has_remote else []
+    if pairs:
+        labels = net.remote_logits(fence, b, *pair_arrays(pairs)).argmax(-1).tolist()
+        add_remotes(g, [(p, vocab.remotes[k]) for p, k in zip(pairs, labels, strict=True) if k])
