@@ -435,3 +435,54 @@ except RuntimeError:
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=_root())
     assert res.returncode == 0, res.stderr
     assert res.stdout.split() == ["True", "True", "3", "True"]
+
+
+def test_graphs_travel_back_encoded_for_the_cache_only_when_something_caches_them():
+    from samsa.executors import Item, Job, Worker
+    from samsa.pipeline import run_items
+
+    worker = Worker(Job(parser=_CountingParser(), score=False))
+    chunk = [Item("parse", ["a", "b"])]
+    (graphs,) = worker.run(chunk, "graphs")
+    (both,) = worker.run(chunk, "all")
+    (encoded,) = worker.run(chunk, "parsed")
+    assert graphs.graph is not None and graphs.payload is None
+    assert both.graph is not None and isinstance(both.payload, bytes)
+    assert encoded.graph is None and encoded.payload == both.payload
+
+    class Recording:
+        job = None
+        wants: ClassVar[list[str]] = []
+
+        def map(self, tasks, want):
+            self.wants.append(want)
+            return (worker.run(t, want) for t in tasks)
+
+    got = [res for _, res in run_items(iter(chunk), Recording(), return_graphs=True)]
+    assert Recording.wants == ["graphs"] and got[0].payload is None and tokens(got[0].graph) == ["a", "b"]
+
+
+class _GcReportingParser(_CountingParser):
+    """Notes whether the garbage collector ran while it loaded."""
+
+    collector_on_during_load: ClassVar[list[bool]] = []
+
+    def load(self):
+        import gc
+
+        type(self).collector_on_during_load.append(gc.isenabled())
+        super().load()
+
+
+def test_the_collector_pauses_while_the_executor_loads_the_parser_and_runs_again_after():
+    import gc
+
+    from samsa.executors import Item, Job, SerialExecutor
+
+    assert gc.isenabled()
+    executor = SerialExecutor(Job(parser=_GcReportingParser(), score=False))
+    try:
+        list(executor.map([[Item("parse", ["a"])]], "graphs"))
+    finally:
+        executor.close()
+    assert _GcReportingParser.collector_on_during_load == [False] and gc.isenabled()
