@@ -58,10 +58,9 @@ def run(parser: str = "builtin", gold_rel: str = "ucca/20k/test", weights: str |
             f.write_text("\n".join(lines) + "\n", encoding="utf-8")
             files.append(str(f))
         source = ["--parser", parser]
-        if parsed is not None:
-            source = ["--parsed", str(parsed)]
-        elif weights or scene_bias is not None:
+        if parsed is None and (weights or scene_bias is not None):
             parsed = parse_with(weights, parser, style, gold, Path(tmp) / "parsed", scene_bias)
+        if parsed is not None:
             source = ["--parsed", str(parsed)]
         buf = io.StringIO()
         rows = Path(tmp) / "rows.jsonl"

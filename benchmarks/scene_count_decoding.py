@@ -65,6 +65,33 @@ def sentence_features(tags: list[str], deps: list[str], words: list[str]) -> lis
     ]
 
 
+def decode_grid(
+    net, vocab, feats: list, sentences: list[list[str]], unnest: bool
+) -> tuple[np.ndarray, np.ndarray, list]:
+    """One batch decoded at every bias of :data:`GRID` from one pass of the network: its fenceposts (for
+    ``predict_remotes``), its Scene counts (sentences, biases) and its parses (bias -> one graph per sentence,
+    no remote edges yet), as the shipped decoder builds them."""
+    from parsers.builtin.decode import cky_batch, main_relation_mask, span_charts, unnest_scenes
+    from parsers.builtin.runtime import batch_span_log_probs
+    from parsers.builtin.tree import Span, spans_to_graph
+    from samsa.queries import scenes
+
+    mask = main_relation_mask(vocab)
+    fence, lengths = net.encode(feats)
+    rows = batch_span_log_probs(net, fence, lengths)
+    counts = np.zeros((len(sentences), len(GRID)), dtype=np.int64)
+    graphs: list[list] = []
+    for b, beta in enumerate(GRID):
+        best, gain = span_charts(rows, lengths, beta * mask)
+        graphs.append([])
+        for bi, found in enumerate(cky_batch(gain, lengths)):
+            spans = [Span(i, j, vocab.labels[best[bi, i, j]]) for i, j in found]
+            g = spans_to_graph(list(sentences[bi]), unnest_scenes(spans) if unnest else spans)
+            counts[bi, b] = len(scenes(g))
+            graphs[b].append(g)
+    return fence, counts, graphs
+
+
 def counts_by_bias(
     pipeline: str, sentences: list[list[str]], gold: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, dict[str, list]]:
@@ -72,14 +99,10 @@ def counts_by_bias(
     the parses (remote edges added, as the shipped decoder adds them) at bias 0 and at each sentence's oracle
     bias (count nearest ``gold``, ties to the bias nearest 0)."""
     from parsers.builtin import BuiltinParser, _batches
-    from parsers.builtin.decode import cky_batch, main_relation_mask, predict_remotes, span_charts, unnest_scenes
+    from parsers.builtin.decode import predict_remotes
     from parsers.builtin.features import featurize
-    from parsers.builtin.runtime import batch_span_log_probs
-    from parsers.builtin.tree import Span, spans_to_graph
-    from samsa.queries import scenes
 
     p = BuiltinParser(pipeline=pipeline)
-    mask = main_relation_mask(p.vocab)
     counts = np.zeros((len(sentences), len(GRID)), dtype=np.int64)
     feats_out = np.zeros((len(sentences), len(FEATURES)), dtype=np.int64)
     parses: dict[str, list] = {"bias_0": [None] * len(sentences), "oracle_bias": [None] * len(sentences)}
@@ -88,24 +111,13 @@ def counts_by_bias(
     for idx in _batches(order, [len(s) for s in sentences], p.batch_size):
         batch = [sentences[k] for k in idx]
         feats = featurize(p.nlp, p.vocab, batch, encoder=p.encoder, style=p._style_id)
-        fence, lengths = p.net.encode(feats)
-        rows = batch_span_log_probs(p.net, fence, lengths)
-        graphs = []
-        for b, beta in enumerate(GRID):
-            best, gain = span_charts(rows, lengths, beta * mask)
-            graphs.append([])
-            for bi, found in enumerate(cky_batch(gain, lengths)):
-                spans = [Span(i, j, p.vocab.labels[best[bi, i, j]]) for i, j in found]
-                g = spans_to_graph(list(batch[bi]), unnest_scenes(spans) if p.unnest else spans)
-                counts[idx[bi], b] = len(scenes(g))
-                graphs[b].append(g)
+        fence, counts[idx], graphs = decode_grid(p.net, p.vocab, feats, batch, p.unnest)
         oracle = nearest_bias(gold[idx].astype(np.float64), counts[idx])
         for bi, k in enumerate(idx):
             for name, b in (("bias_0", zero), ("oracle_bias", int(oracle[bi]))):
                 g = graphs[b][bi].copy()
                 predict_remotes(p.net, p.vocab, fence, bi, g)
                 parses[name][k] = g
-        for bi, k in enumerate(idx):
             f = feats[bi]
             feats_out[k] = sentence_features([p.vocab.tags[x] for x in f.tags], [p.vocab.deps[x] for x in f.deps],
                                              list(batch[bi]))  # fmt: skip

@@ -114,9 +114,7 @@ def main() -> None:
         """Dev figures, and the parses at bias 0 and at the head's bias (for the agreement)."""
         model.eval()
         head.eval()
-        parser.net = model.to_numpy()  # this run's network in the shipped decoder
-        parser.vocab = vocab
-        counts, parses = count_grid(parser, dev_feats, dev_tokens)
+        counts, parses = count_grid(model.to_numpy(), vocab, dev_feats, dev_tokens)  # the shipped decoder
         expected = np.zeros(len(dev_tokens))
         argmax = np.zeros(len(dev_tokens))
         with torch.no_grad():
@@ -137,7 +135,7 @@ def main() -> None:
                          "head_bias": [p[c] for p, c in zip(parses, chosen, strict=True)]}  # fmt: skip
 
     history = []
-    figures, _ = evaluate()
+    figures, parses = evaluate()
     history.append({"epoch": 0, **figures})
     print(json.dumps(history[-1]), file=sys.stderr, flush=True)
     order = list(range(len(train)))
@@ -177,30 +175,22 @@ def main() -> None:
     print(write_json("scene_count_head.json", result))
 
 
-def count_grid(parser, feats, sentences) -> tuple[np.ndarray, list[list]]:
-    """Each sentence's Scene count at every bias of the grid, and its parses (remote edges added) at each."""
-    from scene_count_decoding import GRID
+def count_grid(net, vocab, feats, sentences) -> tuple[np.ndarray, list[list]]:
+    """Each sentence's Scene count at every bias of the grid, and its parses (remote edges added) at each, in
+    batches of 64 in input order (``fast``'s decoding: Scenes un-nested)."""
+    from scene_count_decoding import GRID, decode_grid
 
-    from parsers.builtin.decode import cky_batch, main_relation_mask, predict_remotes, span_charts, unnest_scenes
-    from parsers.builtin.runtime import batch_span_log_probs
-    from parsers.builtin.tree import Span, spans_to_graph
-    from samsa.queries import scenes
+    from parsers.builtin.decode import predict_remotes
 
-    mask = main_relation_mask(parser.vocab)
     counts = np.zeros((len(sentences), len(GRID)))
-    parses: list[list] = [[None] * len(GRID) for _ in sentences]
+    parses: list[list] = []
     for b0 in range(0, len(sentences), 64):
-        chunk = feats[b0 : b0 + 64]
-        fence, lengths = parser.net.encode(chunk)
-        rows = batch_span_log_probs(parser.net, fence, lengths)
-        for b, beta in enumerate(GRID):
-            best, gain = span_charts(rows, lengths, beta * mask)
-            for bi, found in enumerate(cky_batch(gain, lengths)):
-                spans = unnest_scenes([Span(i, j, parser.vocab.labels[best[bi, i, j]]) for i, j in found])
-                g = spans_to_graph(list(sentences[b0 + bi]), spans)
-                counts[b0 + bi, b] = len(scenes(g))
-                predict_remotes(parser.net, parser.vocab, fence, bi, g)
-                parses[b0 + bi][b] = g
+        fence, counts[b0 : b0 + 64], graphs = decode_grid(net, vocab, feats[b0 : b0 + 64], sentences[b0 : b0 + 64],
+                                                          unnest=True)  # fmt: skip
+        for bi in range(len(graphs[0])):
+            for b in range(len(GRID)):
+                predict_remotes(net, vocab, fence, bi, graphs[b][bi])
+            parses.append([graphs[b][bi] for b in range(len(GRID))])
     return counts, parses
 
 

@@ -210,9 +210,11 @@ def to_standard_xml(g: nx.DiGraph) -> bytes:
     ``ucca.convert.from_standard`` reads the output back. The bytes are those
     ElementTree writes for the same tree indented by ``ET.indent`` (attributes in
     insertion order, ``<tag />`` for elements without children), written here
-    directly: building and serializing the element tree took 1.7 ms a passage,
-    most of ``samsa parse``'s own time (``tests/test_ucca_xml.py`` compares the
-    two on every fixture and corpus passage).
+    directly: building and serializing the element tree was most of ``samsa
+    parse``'s own time, in the one process that writes the files
+    (``benchmarks/parser_speed.py --other`` times the command side by side;
+    ``tests/test_ucca_xml.py`` compares the two writers' bytes on every fixture
+    and corpus passage).
     """
     x = _Writer()
     x.write(f'<root passageID="{x.esc(str(g.graph.get("passage_id", "1")))}" annotationID="0">')
