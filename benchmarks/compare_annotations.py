@@ -43,9 +43,11 @@ from samsa.ucca_xml import list_passage_files, load_passage
 
 
 def run(parser: str = "builtin", gold_rel: str = "ucca/20k/test", weights: str | None = None,
-        style: str = "wiki", scene_bias: float | None = None, parsed: Path | None = None) -> dict:  # fmt: skip
+        style: str = "wiki", scene_bias: float | None = None, parsed: Path | None = None,
+        rows: bool = False) -> dict:  # fmt: skip
     """``parsed``: a directory of parses of the gold sentences (one XML each, in their order) to compare
-    instead of the parser's (``benchmarks/scene_count_decoding.py`` hands in its own decodings)."""
+    instead of the parser's (``benchmarks/scene_count_decoding.py`` hands in its own decodings). ``rows``: also
+    return the per-sentence rows (``per_sentence``: system, manual and parsed SAMSA, Scene counts)."""
     gold_dir = DATA / gold_rel
     gold = [load_passage(f) for f in list_passage_files(gold_dir)]
     identity = [" ".join(tokens(g)) for g in gold]
@@ -77,6 +79,8 @@ def run(parser: str = "builtin", gold_rel: str = "ucca/20k/test", weights: str |
         system["by_scene_count"] = by_scene_count([r for r in per_sentence if Path(r["system"]).name == name])
     result["ranking_gold"] = [Path(x).name for x in result["ranking_gold"]]
     result["ranking_parsed"] = [Path(x).name for x in result["ranking_parsed"]]
+    if rows:
+        result["per_sentence"] = [dict(r, system=Path(r["system"]).name) for r in per_sentence]
     return result
 
 
