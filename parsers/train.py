@@ -15,6 +15,8 @@ only. The weights file records the command, the data hashes, the epochs and
 the dev scores. ``--finetune-encoder`` (v4) trains the encoder's transformer
 layers too (``encoder_torch.py``); ``--device cuda`` trains on a GPU, where a
 folder made by ``parsers/pack.py`` replaces spaCy and the shared data.
+``--silver DIR`` adds machine-parsed passages (``benchmarks/silver_parses.py``)
+to the training data, never to the vocabulary or the dev sets.
 """
 
 from __future__ import annotations
@@ -186,6 +188,13 @@ def main(argv: list[str] | None = None) -> int:
         help="loss weight of gold main-relation spans and their Scenes (1 = the plain loss; see scene_weights)",
     )
     ap.add_argument(
+        "--silver",
+        default=None,
+        metavar="DIR",
+        help="also train on these UCCA XML passages (e.g. benchmarks/silver_parses.py's ensemble parses of raw "
+        "text; the vocabulary stays the gold corpora's; Wiki guidelines)",
+    )
+    ap.add_argument(
         "--select",
         choices=("pooled", "scene", "mean"),
         default="pooled",
@@ -201,6 +210,10 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     data = Path(args.data)
     train_files, train_graphs = load([data / d for d in TRAIN], args.limit)
+    gold_count = len(train_files)  # the vocabulary is the gold corpora's, so --init files stay compatible
+    if args.silver:
+        silver_files, silver_graphs = load([Path(args.silver)], args.limit)
+        train_files, train_graphs = train_files + silver_files, train_graphs + silver_graphs
     dev_files, dev_graphs = load([data / d for d in DEV], dev_limit(args.limit))
     train = [graph_to_spans(g) for g in train_graphs]
     train_pairs = [list(gold_pairs(g)) for g in train_graphs]
@@ -208,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     train_tokens = [t for t, _ in train]
     dev_tokens = [graph_to_spans(g)[0] for g in dev_graphs]
     train_ann = annotate(train_tokens, cache, vectors=not args.no_vectors)
-    vocab = build_vocab(train_ann, train, train_pairs)
+    vocab = build_vocab(train_ann, train[:gold_count], train_pairs[:gold_count])
     raw = to_features(vocab, train_tokens, train_ann)
     del train_ann
     tgts = [targets(vocab, len(t), s) for t, s in train]
@@ -240,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
         for f, words in zip(feats, train_tokens, strict=True):
             f.pieces = single_window(encoder, words)
         dev_pieces = [single_window(encoder, words) for words in dev_tokens]
-    print(f"train {len(train)} dev {len(dev_graphs)} labels {len(vocab.labels)} words {len(vocab.words)} "
+    print(f"train {len(train)} (silver {len(train) - gold_count}) dev {len(dev_graphs)} labels {len(vocab.labels)} "
+          f"words {len(vocab.words)} "
           f"remotes {vocab.remotes} ({time.time() - start:.0f}s)", file=sys.stderr, flush=True)  # fmt: skip
     model = SpanModel(vocab, encoder_layers=layers, encoder_dim=encoder.dim if encoder else 0,
                       styles=len(STYLES) if args.styles else 0, vectors=not args.no_vectors,
@@ -298,7 +312,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(history[-1]), file=sys.stderr, flush=True)
         if selected > best:
             best, best_epoch = selected, epoch
-            save(model, vocab, args, train_files, dev_files, history, Path(args.out), FORMATS[recipe], init)
+            save(model, vocab, args, train_files, dev_files, history, Path(args.out), FORMATS[recipe], init,
+                 silver=len(train_files) - gold_count)  # fmt: skip
         if epoch - best_epoch >= args.patience:
             stopped = f"no dev improvement for {args.patience} epochs"
             break
@@ -366,10 +381,12 @@ def continue_from(model: SpanModel, vocab: Vocab, path: Path) -> dict:
             "history": meta.get("history", [])}  # fmt: skip
 
 
-def save(model, vocab, args, train_files, dev_files, history, out: Path, fmt: str, init: dict | None) -> None:
+def save(model, vocab, args, train_files, dev_files, history, out: Path, fmt: str, init: dict | None,
+         silver: int = 0) -> None:  # fmt: skip
     meta = {
         "command": "python -m parsers.train " + " ".join(sys.argv[1:]),
         "train_files": len(train_files),
+        "silver_files": silver,
         "train_sha256": data_hash(train_files),
         "dev_sha256": data_hash(dev_files),
         "history": history,

@@ -21,6 +21,25 @@ def test_training_smoke_run_writes_loadable_npz_weights(tmp_path, data_dir):
     assert tokens(g) == ["John", "went", "home", "."] and parser.signature() == "builtin.v1+tiny"
 
 
+def test_silver_passages_are_trained_on_without_changing_the_vocabulary(tmp_path, data_dir):
+    """--silver adds passages to the training data; the vocabulary stays the gold corpora's, so a gold-only
+    weights file can start the run (--init) and the result is recorded."""
+    from pathlib import Path
+
+    from parsers.builtin import BuiltinParser
+    from parsers.train import main
+
+    silver = Path(__file__).resolve().parents[1] / "fixtures" / "ucca"
+    gold_only, both = tmp_path / "gold.npz", tmp_path / "silver.npz"
+    common = ["--data", str(data_dir), "--limit", "12", "--epochs", "1", "--threads", "1"]
+    assert main([*common, "--out", str(gold_only)]) == 0
+    assert main([*common, "--out", str(both), "--silver", str(silver), "--init", str(gold_only)]) == 0
+    plain, tuned = BuiltinParser(weights=gold_only), BuiltinParser(weights=both)
+    assert tuned.meta["silver_files"] == 5 and tuned.meta["train_files"] == 12 + 5
+    assert plain.meta["silver_files"] == 0 and tuned.meta["train_sha256"] != plain.meta["train_sha256"]
+    assert tuned.vocab.to_dict() == plain.vocab.to_dict() and tuned.meta["init"]["file"] == "gold.npz"
+
+
 def test_training_with_encoder_and_styles_writes_v3_weights(tmp_path, data_dir):
     """The accurate pipeline's recipe on a handful of sentences: encoder features cached, v3 format, parses."""
     from parsers.builtin import BuiltinParser
