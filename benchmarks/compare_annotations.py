@@ -116,16 +116,18 @@ def parse_with(weights: str | None, parser: str, style: str, gold: list, out: Pa
     """Parse the gold sentences (their tokens) with a weights file for ``parser``'s pipeline (its own when
     None) and a decoding Scene bias; one XML each."""
     from parsers.builtin import BuiltinParser
+
+    pipeline = parser.partition(":")[2] or "fast"
+    parsed = BuiltinParser(weights=weights, pipeline=pipeline, style=style, scene_bias=scene_bias)
+    return write_parses(parsed.parse([tokens(g) for g in gold]), out)
+
+
+def write_parses(graphs: list, out: Path) -> Path:
+    """One XML per graph in the new directory ``out``, numbered in order: what ``run(parsed=out)`` reads."""
     from samsa.ucca_xml import write_standard
 
-    out.mkdir()
-    pipeline = parser.partition(":")[2] or "fast"
-    for k, g in enumerate(
-        BuiltinParser(weights=weights, pipeline=pipeline, style=style, scene_bias=scene_bias).parse(
-            [tokens(g) for g in gold]
-        ),
-        1,
-    ):
+    out.mkdir(parents=True)
+    for k, g in enumerate(graphs, 1):
         write_standard(g, out / f"{k:05d}.xml")
     return out
 

@@ -38,12 +38,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _data import DATA, write_json
-from compare_annotations import run as compare
+from compare_annotations import run, write_parses
 from parser_eval import SETS, STYLE, scene_count_share
 
 from samsa.graph import tokens
 from samsa.ucca_eval import evaluate_corpus, scene_scores
-from samsa.ucca_xml import list_passage_files, load_passage, write_standard
+from samsa.ucca_xml import list_passage_files, load_passage
 
 
 class EnsembleNet:
@@ -130,11 +130,7 @@ def figures(pred: list, gold: list, secs: float) -> dict:
 
 def agreement(pred: list, tmp: Path) -> dict:
     """compare_annotations.py on Wiki dev with these parses: Pearsons, their mean, per-sentence rows."""
-    out = tmp / "parsed"
-    out.mkdir(parents=True)
-    for k, g in enumerate(pred, 1):
-        write_standard(g, out / f"{k:05d}.xml")
-    res = compare(gold_rel=SETS["wiki_dev"], parsed=out, rows=True)
+    res = run(gold_rel=SETS["wiki_dev"], parsed=write_parses(pred, tmp / "parsed"), rows=True)
     pearson = {name: round(res["systems"][name]["pearson"]["r"], 4) for name in ("identity", "scene-split")}
     return {"pearson": pearson, "mean_pearson": round(sum(pearson.values()) / 2, 4),
             "ranking_as_manual": res["ranking_parsed"] == res["ranking_gold"], "rows": res["per_sentence"]}  # fmt: skip

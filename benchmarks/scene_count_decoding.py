@@ -126,14 +126,9 @@ def counts_by_bias(
 
 def agreement(parses: list, gold_rel: str, tmp: str) -> dict[str, object]:
     """Pearson(manual SAMSA, parsed SAMSA) of ``compare_annotations.py``'s two outputs with these parses."""
-    from compare_annotations import run
+    from compare_annotations import run, write_parses
 
-    from samsa.ucca_xml import write_standard
-
-    out = Path(tmp) / f"parsed{len(list(Path(tmp).iterdir()))}"
-    out.mkdir()
-    for k, g in enumerate(parses, 1):
-        write_standard(g, out / f"{k:05d}.xml")
+    out = write_parses(parses, Path(tmp) / f"parsed{len(list(Path(tmp).iterdir()))}")
     res = run(gold_rel=gold_rel, parsed=out)
     r = {name: round(system["pearson"]["r"], 4) for name, system in res["systems"].items()}
     equal = {f"{name}_over_gold_count_sentences": system["by_scene_count"]["pearson_equal_count"]
