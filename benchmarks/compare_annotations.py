@@ -116,9 +116,12 @@ def parse_with(weights: str | None, parser: str, style: str, gold: list, out: Pa
     """Parse the gold sentences (their tokens) with a weights file for ``parser``'s pipeline (its own when
     None) and a decoding Scene bias; one XML each."""
     from parsers.builtin import BuiltinParser
+    from samsa.registry import resolve
 
-    pipeline = parser.partition(":")[2] or "fast"
-    parsed = BuiltinParser(weights=weights, pipeline=pipeline, style=style, scene_bias=scene_bias)
+    name, _, pipeline = parser.partition(":")
+    decoding = int(resolve("parsers", name).rpartition(".v")[2])  # builtin.v2:fast decodes as builtin.v2
+    parsed = BuiltinParser(weights=weights, pipeline=pipeline or "fast", style=style, scene_bias=scene_bias,
+                           decoding=decoding)  # fmt: skip
     return write_parses(parsed.parse([tokens(g) for g in gold]), out)
 
 

@@ -2,7 +2,7 @@
 
 Usage:
     python benchmarks/parser_ensemble.py --member W1 [W2 ...] [--scene-bias B] [--name NAME]
-        [--sets wiki_dev ewt_dev] [--reference W] [--resamples 1000]
+        [--sets wiki_dev ewt_dev] [--reference W] [--resamples 1000] [--decoding 2|3]
 
 Why: ensembling is the last lever of ``../shared/docs/parser_scene_errors.md`` not yet measured ("+1-1.5
 F1 at 3x parse cost", an estimate). The members are weights files of one vocabulary (every file the training
@@ -76,15 +76,15 @@ class EnsembleNet:
         )
 
 
-def members(paths: Sequence[str], style: str, scene_bias: float) -> list[Any]:
-    """One ``BuiltinParser`` per weights file, in its pipeline's decoding (``builtin.v2``)."""
+def members(paths: Sequence[str], style: str, scene_bias: float, decoding: int | None = None) -> list[Any]:
+    """One ``BuiltinParser`` per weights file, in its pipeline's ``decoding`` (default: the newest, ``builtin.v3``)."""
     from parsers.builtin import BuiltinParser
     from parsers.builtin.runtime import read_header
 
     out = []
     for p in paths:
         pipeline = "accurate" if read_header(p)["config"].get("encoder_layers") else "fast"
-        out.append(BuiltinParser(weights=p, pipeline=pipeline, style=style, scene_bias=scene_bias))
+        out.append(BuiltinParser(weights=p, pipeline=pipeline, style=style, scene_bias=scene_bias, decoding=decoding))
     if any(m.vocab.to_dict() != out[0].vocab.to_dict() for m in out):
         raise SystemExit("the members' vocabularies differ: their label distributions cannot be averaged")
     return out
@@ -111,7 +111,7 @@ def parse(parsers: Sequence[Any], sentences: Sequence[Sequence[str]], batch: int
             per_member.append(feats)
         items = list(zip(*per_member, strict=True))
         graphs = decode_batch(net, first.vocab, items, chunk, batch=batch, scene_bias=first.scene_bias,
-                              unnest=first.unnest)  # fmt: skip
+                              unnest=first.unnest, one_main=first.one_main)  # fmt: skip
         out.extend(graphs)
     return out
 
@@ -166,6 +166,9 @@ def main() -> None:
     ap.add_argument("--sets", nargs="+", choices=sorted(SETS), default=["wiki_dev", "ewt_dev"])
     ap.add_argument("--reference", default=None, help="weights file compared with (default: accurate's)")
     ap.add_argument("--resamples", type=int, default=1000)
+    ap.add_argument("--decoding", type=int, choices=(2, 3), default=None,
+                    help="builtin.v2's or v3's decoding, for members and reference (default: the newest; results "
+                         "written before builtin.v3 existed were decoded as v2)")  # fmt: skip
     ap.add_argument("--name", default=None, help="results file: parser_ensemble_<name>.json")
     args = ap.parse_args()
     from parsers.builtin import PIPELINES
@@ -176,12 +179,13 @@ def main() -> None:
         "command": "python benchmarks/parser_ensemble.py " + " ".join(sys.argv[1:]),
         "members": [Path(m).name for m in args.member],
         "scene_bias": args.scene_bias,
+        "decoding": members(args.member[:1], "wiki", 0.0, args.decoding)[0].name,
         "reference": Path(reference).name,
         "sets": {},
     }
     for name in args.sets:
         gold = [load_passage(f) for f in list_passage_files(DATA / SETS[name])]
-        parsers = members(args.member, STYLE[name], args.scene_bias)
+        parsers = members(args.member, STYLE[name], args.scene_bias, args.decoding)
         parse(parsers, [["Warm", "up", "."]])
         start = time.perf_counter()
         pred = parse(parsers, [tokens(g) for g in gold])
@@ -189,7 +193,7 @@ def main() -> None:
         if name == "wiki_dev":
             with tempfile.TemporaryDirectory() as tmp:
                 cand = agreement(pred, Path(tmp) / "cand")
-                ref_pred = parse(members([reference], "wiki", 0.0), [tokens(g) for g in gold])
+                ref_pred = parse(members([reference], "wiki", 0.0, args.decoding), [tokens(g) for g in gold])
                 ref = agreement(ref_pred, Path(tmp) / "ref")
             block["samsa_agreement"] = {k: v for k, v in cand.items() if k != "rows"}
             block["reference_samsa_agreement"] = {k: v for k, v in ref.items() if k != "rows"}

@@ -2,7 +2,7 @@
 
 Usage:
     python benchmarks/parser_eval.py [--pipeline fast accurate] [--weights FILE] [--threads 1]
-        [--sets wiki_dev ewt_dev] [--out NAME.json]
+        [--decoding 2|3] [--sets wiki_dev ewt_dev] [--out NAME.json]
 
 Gold tokens are given to the parser (as ``samsa parse --tokenizer none`` does).
 Reported per set: labeled and unlabeled F1 (primary, remote, pooled average of
@@ -71,7 +71,7 @@ def evaluate_pipeline(args, pipeline: str | None) -> dict:
 
     def build(style: str = "wiki", bias: float | None = None) -> BuiltinParser:
         return BuiltinParser(pipeline=pipeline, weights=args.weights, threads=args.threads, style=style,
-                             scene_bias=bias)  # fmt: skip
+                             scene_bias=bias, decoding=args.decoding)  # fmt: skip
 
     parsers = {style: build(style) for style in ("wiki", "ewt")}
     parser = parsers["wiki"]
@@ -118,6 +118,9 @@ def main() -> None:
     ap.add_argument("--pipeline", nargs="+", default=["fast", "accurate"], help="named pipelines to evaluate")
     ap.add_argument("--weights", default=None, help="a weights file instead (evaluated once, as --pipeline's first)")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--decoding", type=int, choices=(2, 3), default=None,
+                    help="the pipelines' decoding: builtin.v2's or v3's (default: the newest; results written "
+                         "before builtin.v3 existed were decoded as v2)")  # fmt: skip
     ap.add_argument("--no-bias", action="store_true", help="skip the calibrated-Scene-bias decoding")
     ap.add_argument("--sets", nargs="+", choices=sorted(SETS), default=list(TEST_SETS), help="sets to evaluate")
     ap.add_argument("--out", default="parser_eval.json", help="file name under benchmarks/results")

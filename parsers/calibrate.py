@@ -34,7 +34,8 @@ GRID = (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 
 
 def evaluate_bias(parser: BuiltinParser, feats, sentences, gold, bias: float) -> dict[str, float]:
-    pred = decode_batch(parser.net, parser.vocab, feats, sentences, scene_bias=bias, unnest=parser.unnest)
+    pred = decode_batch(parser.net, parser.vocab, feats, sentences, scene_bias=bias, unnest=parser.unnest,
+                        one_main=parser.one_main)  # fmt: skip
     pairs = list(zip(pred, gold, strict=True))
     labeled = evaluate_corpus(pairs).to_dict()["labeled"]
     row = {
@@ -54,8 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", default="../shared/data")
     ap.add_argument("--weights", default="parsers/builtin/weights/ucca-span-v2-scenes.npz")
     ap.add_argument("--pipeline", default="fast",
-                    help="decode as this builtin.v2 pipeline (fast, accurate), or 'none' for builtin.v1's decoding "
-                         "(default: %(default)s)")  # fmt: skip
+                    help="decode as this pipeline (fast, accurate; builtin's newest decoding), or 'none' for "
+                         "builtin.v1's decoding (default: %(default)s)")  # fmt: skip
     args = ap.parse_args(argv)
     weights = Path(args.weights)
     parser = BuiltinParser(weights=weights, pipeline=None if args.pipeline == "none" else args.pipeline)

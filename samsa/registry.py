@@ -30,6 +30,7 @@ BUILTIN: dict[str, dict[str, str]] = {
         "xml.v1": "parsers.xml:make",
         "builtin.v1": "parsers.builtin:make",
         "builtin.v2": "parsers.builtin:make_v2",
+        "builtin.v3": "parsers.builtin:make_v3",
         "tupa.v1": "parsers.tupa:make",
     },
 }

@@ -1,4 +1,5 @@
-"""builtin.v2: named pipelines (fast, accurate), their signatures, and the Scene un-nesting step of decoding."""
+"""builtin.v2/v3: named pipelines (fast, accurate), their signatures, and the decoding steps (Scene un-nesting;
+one main relation per Scene)."""
 
 from __future__ import annotations
 
@@ -22,11 +23,21 @@ def test_unnest_relabels_a_main_relation_inside_a_main_relation():
 
 
 def test_default_parser_is_the_fast_pipeline(data_dir):
-    assert resolve("parsers", "builtin") == "builtin.v2"
+    assert resolve("parsers", "builtin") == "builtin.v3"
     parser = get_parser("builtin")
-    assert parser.signature() == "builtin.v2+fast+ucca-span-v2-scenes"
+    assert parser.signature() == "builtin.v3+fast+ucca-span-v2-scenes"
+    assert get_parser("builtin.v2").signature() == "builtin.v2+fast+ucca-span-v2-scenes"
     # the old decoding with the weights it was published with, by its name
     assert get_parser("builtin.v1").signature() == "builtin.v1+ucca-span-v2"
+
+
+def test_decoding_must_fit_the_pipeline():
+    from parsers.builtin import BuiltinParser
+
+    with pytest.raises(PluginUnavailable, match="needs a pipeline"):
+        BuiltinParser(decoding=3)
+    with pytest.raises(PluginUnavailable, match="needs no pipeline"):
+        BuiltinParser(pipeline="fast", decoding=1)
 
 
 def test_unknown_pipeline_and_style_are_explained():
@@ -45,9 +56,9 @@ def accurate():
 
 
 def test_accurate_pipeline_signature_names_pipeline_weights_and_style(accurate):
-    assert accurate.signature() == "builtin.v2+accurate+ucca-span-v3-minilm-l4-scenes"
+    assert accurate.signature() == "builtin.v3+accurate+ucca-span-v3-minilm-l4-scenes"
     ewt = get_parser("builtin:accurate", style="ewt")
-    assert ewt.signature() == "builtin.v2+accurate+ucca-span-v3-minilm-l4-scenes+style.ewt"
+    assert ewt.signature() == "builtin.v3+accurate+ucca-span-v3-minilm-l4-scenes+style.ewt"
     assert "|encoder:" in accurate.cache_key()
 
 
@@ -85,3 +96,21 @@ def test_pipelines_parse_the_papers_examples_into_their_scenes(pipeline):
     assert [[s[0] for s in p] for p in parsed] == [[s[0] for s in g] for g in gold]
     assert parsed[1] == gold[1]
     assert parsed[0][1] == gold[0][1] == ("John got home", ["got"], ["John", "home"])
+
+
+@pytest.mark.parametrize("pipeline", ["fast", "accurate"])
+def test_one_main_relation_per_scene(pipeline):
+    """ "You could smell him coming.": builtin.v2's decoding gives both verbs to one Scene; builtin.v3 (the
+    default) makes "him coming" a Scene of its own, a participant of the smelling, as UCCA annotates it."""
+    try:
+        v2, v3 = get_parser(f"builtin.v2:{pipeline}"), get_parser(f"builtin:{pipeline}")
+    except PluginUnavailable as e:
+        pytest.skip(str(e))
+    sentence = [["You", "could", "smell", "him", "coming", "."]]
+    [old] = [_scene_structure(g) for g in v2.parse(sentence)]
+    assert len(old) == 1 and "smell" in " ".join(old[0][1]) and "coming" in old[0][1]
+    [new] = [_scene_structure(g) for g in v3.parse(sentence)]
+    assert [s[0] for s in new] == ["You could smell him coming", "him coming"]
+    assert "smell" in " ".join(new[0][1]) and "coming" not in new[0][1] and "him coming" in new[0][2]
+    assert new[1][1] == ["coming"]
+    assert v3.signature().startswith(f"builtin.v3+{pipeline}+") and v2.signature().startswith("builtin.v2+")

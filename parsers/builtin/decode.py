@@ -9,8 +9,9 @@ import numpy as np
 
 from parsers.builtin.features import Featurized, Vocab
 from parsers.builtin.remotes import add_remotes, candidate_pairs, distance_buckets
-from parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs
+from parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs, span_row
 from parsers.builtin.tree import UP, Span, spans_to_graph
+from parsers.builtin.wellformed import LogProbs, one_main_relation
 
 __all__ = [
     "cky",
@@ -136,27 +137,43 @@ def decode_batch(
     batch: int = 32,
     scene_bias: float = 0.0,
     unnest: bool = False,
+    one_main: bool = False,
 ) -> list[nx.DiGraph]:
     """Parse featurized sentences into graphs.
 
     ``scene_bias`` is added to the log-probability of every main-relation label
     (P/S) before decoding: more Scenes for a positive value (``parsers/calibrate.py``).
-    ``unnest``: apply :func:`unnest_scenes` to the decoded spans.
+    ``unnest``: apply :func:`unnest_scenes` to the decoded spans; ``one_main``: then
+    :func:`~parsers.builtin.wellformed.one_main_relation` (one P/S per unit).
     """
     bias = scene_bias * main_relation_mask(vocab)
     out: list[nx.DiGraph] = []
     for b in range(0, len(feats), batch):
         chunk = feats[b : b + batch]
         fence, lengths = net.encode(chunk)
-        best, gain = span_charts(batch_span_log_probs(net, fence, lengths), lengths, bias)
+        rows = batch_span_log_probs(net, fence, lengths)
+        best, gain = span_charts(rows, lengths, bias)
+        first_row = np.cumsum([0] + [n * (n + 1) // 2 for n in lengths])
         for bi, found in enumerate(cky_batch(gain, lengths)):
             spans = [Span(i, j, vocab.labels[best[bi, i, j]]) for i, j in found]
             if unnest:
                 spans = unnest_scenes(spans)
+            if one_main:
+                lookup = _sentence_log_probs(rows.log_probs, bias, lengths[bi], int(first_row[bi]))
+                spans = one_main_relation(spans, lengths[bi], lookup, vocab.labels)
             g = spans_to_graph(list(tokens[b + bi]), spans, passage_id=str(b + bi + 1))
             predict_remotes(net, vocab, fence, bi, g)
             out.append(g)
     return out
+
+
+def _sentence_log_probs(log_probs: np.ndarray, bias: np.ndarray, n: int, row0: int) -> LogProbs:
+    """One sentence's span label log-probabilities (Scene bias added) by (start, end), from a batch's rows."""
+
+    def lookup(i: int, j: int) -> np.ndarray:
+        return log_probs[row0 + span_row(n, i, j)] + bias
+
+    return lookup
 
 
 def predict_remotes(net: NumpySpanNet, vocab: Vocab, fence: np.ndarray, b: int, g: nx.DiGraph) -> None:

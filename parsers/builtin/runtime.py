@@ -74,6 +74,11 @@ def span_rows(lengths: Sequence[int]) -> SpanRows:
     return SpanRows(*(np.concatenate(col) for col in zip(*parts, strict=True)))
 
 
+def span_row(n: int, i: int, j: int) -> int:
+    """Row of the span (i, j) among a sentence's ``np.triu_indices(n + 1, 1)`` rows (:func:`span_rows` order)."""
+    return i * n - i * (i - 1) // 2 + (j - i - 1)
+
+
 def batch_span_log_probs(net: Any, fence: np.ndarray, lengths: Sequence[int]) -> SpanRows:
     """``net.span_log_probs`` of every sentence of a batch as one :class:`SpanRows` (the decoder then picks labels
     and fills its charts for the whole batch at once); ``net``: this module's network or any with that method.

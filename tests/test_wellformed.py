@@ -1,0 +1,91 @@
+"""builtin.v3's decoding step: one main relation per Scene (parsers/builtin/wellformed.py), on hand-made trees."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from parsers.builtin.runtime import span_row
+from parsers.builtin.tree import Span, spans_to_graph
+from parsers.builtin.wellformed import main_relation_children, one_main_relation, repair_targets
+from samsa.queries import main_relations, scenes
+
+LABELS = ("<none>", "A", "C", "D", "H", "P", "S", "A/P", "P^")
+WORDS = ["I", "want", "it", "received", "well"]
+# [A I] [P want] [A it] [P received] [D well]: the root holds two main relations
+FLAT = [Span(0, 1, "A"), Span(1, 2, "P"), Span(2, 3, "A"), Span(3, 4, "P"), Span(4, 5, "D")]
+
+
+def table(**spans: dict[str, float]):
+    """log_probs(i, j): "no unit" at 0 and every label at -10, except what ``spans`` (key ``s<i>_<j>``) says."""
+
+    def log_probs(i: int, j: int) -> np.ndarray:
+        row = np.full(len(LABELS), -10.0)
+        row[0] = 0.0
+        for label, value in spans.get(f"s{i}_{j}", {}).items():
+            row[LABELS.index(label)] = value
+        return row
+
+    return log_probs
+
+
+def test_span_row_is_the_triu_order():
+    for n in range(1, 7):
+        rows = np.triu_indices(n + 1, 1)
+        assert [span_row(n, i, j) for i, j in zip(*rows, strict=True)] == list(range(n * (n + 1) // 2))
+
+
+def test_repair_targets():
+    relabel, group = repair_targets(LABELS)
+    assert [LABELS[k] for k in relabel] == ["A", "C", "D", "H", "A/P"]  # not P/S outermost, not discontiguous
+    assert [LABELS[k] for k in group] == ["A", "C", "D", "H"]  # no P/S anywhere
+
+
+def test_the_cheaper_repair_groups_the_second_scene():
+    """Grouping "it received well" as A costs 1 nat, relabeling either main relation 10: the group wins,
+    and the sentence has two Scenes with one main relation each."""
+    probs = table(s1_2={"P": 0.0}, s3_4={"P": 0.0}, s2_5={"A": -1.0})
+    out = one_main_relation(FLAT, 5, probs, LABELS)
+    assert out == [*FLAT, Span(2, 5, "A")]
+    g = spans_to_graph(WORDS, out)
+    assert sorted(len(main_relations(g, s)) for s in scenes(g)) == [1, 1]
+    assert main_relation_children(FLAT, 5) == [[Span(1, 2, "P"), Span(3, 4, "P")]]
+    assert main_relation_children(out, 5) == []
+
+
+def test_the_cheaper_repair_relabels_a_main_relation():
+    """Relabeling "received" C costs 0.5 nat, less than the group (1) or the other relabelings (10)."""
+    probs = table(s1_2={"P": 0.0}, s3_4={"P": 0.0, "C": -0.5}, s2_5={"A": -1.0})
+    out = one_main_relation(FLAT, 5, probs, LABELS)
+    assert out == [*FLAT[:3], Span(3, 4, "C"), FLAT[4]]
+    g = spans_to_graph(WORDS, out)
+    assert len(scenes(g)) == 1
+
+
+def test_a_main_relation_may_become_a_scene_of_its_own():
+    """A/P (a participant holding a main relation) keeps two Scenes without a new unit."""
+    probs = table(s1_2={"P": 0.0}, s3_4={"P": -1.0, "A/P": -1.2})
+    out = one_main_relation(FLAT, 5, probs, LABELS)
+    assert out == [*FLAT[:3], Span(3, 4, "A/P"), FLAT[4]]
+    assert len(scenes(spans_to_graph(WORDS, out))) == 2
+
+
+def test_every_unit_ends_with_one_main_relation():
+    words = ["a", "p", "a", "p", "a", "p"]
+    spans = [Span(0, 6, "H")] + [Span(k, k + 1, "A" if k % 2 == 0 else "P") for k in range(6)]
+    mains = {f"s{k}_{k + 1}": {"P": 0.0} for k in (1, 3, 5)}
+    out = one_main_relation(spans, 6, table(**mains, s2_4={"A": -1.0}, s4_6={"H": -2.0}), LABELS)
+    assert out == [*spans, Span(2, 4, "A"), Span(4, 6, "H")]
+    assert main_relation_children(out, 6) == []
+    assert len(scenes(spans_to_graph(words, out))) == 3
+
+
+@pytest.mark.parametrize(
+    "spans",
+    [
+        FLAT[:2] + FLAT[4:],  # one main relation
+        [Span(0, 5, "H"), *FLAT[:3], Span(3, 4, "P^"), FLAT[4]],  # a discontiguous child: left alone
+    ],
+)
+def test_trees_left_as_they_are(spans):
+    assert one_main_relation(spans, 5, table(), LABELS) == spans
