@@ -1,14 +1,16 @@
 """The numpy inference runtime against the PyTorch network it replaces, on the Wiki, 20K and EWT test sets.
 
 Usage (needs the ``train`` extra for torch):
-    python benchmarks/runtime_parity.py [--weights FILE] [--out NAME.json]
+    python benchmarks/runtime_parity.py [--weights FILE] [--pipeline fast|accurate] [--out NAME.json]
 
 Both networks get the same weights file and the same spaCy features (gold
 tokens). Reported per set: the largest absolute difference of span
 log-probabilities and of remote-edge logits, the number of sentences whose
 standard UCCA XML differs (each one listed), labeled F1 of both, and the decode
 time of each (features excluded). Writes ``benchmarks/results/runtime_parity.json`` (``--out``: another name
-there; the default weights are ``builtin.v1``'s, the file the numpy runtime was first checked on).
+there; the default weights are ``builtin.v1``'s, the file the numpy runtime was first checked on, decoded as
+``builtin.v1``). ``--pipeline P``: P's weights (unless ``--weights``), inputs (encoder, guideline style per
+set) and newest decoding steps (Scene un-nesting, one main relation per Scene), for both networks.
 """
 
 from __future__ import annotations
@@ -77,20 +79,22 @@ def max_differences(torch_net: TorchNet, numpy_net, feats, batch: int = 32) -> d
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--weights", default=None)
+    ap.add_argument("--pipeline", default=None, choices=("fast", "accurate"))
     ap.add_argument("--out", default="runtime_parity.json", help="file name under benchmarks/results")
     args = ap.parse_args()
     import torch
 
     from parsers.builtin import BuiltinParser
     from parsers.builtin.decode import decode_batch
-    from parsers.builtin.features import featurize
+    from parsers.builtin.features import STYLES, featurize
     from parsers.builtin.model import SpanModel
     from samsa.graph import tokens
     from samsa.ucca_eval import evaluate_corpus
     from samsa.ucca_xml import list_passage_files, load_passage, to_standard_xml
 
     torch.set_num_threads(1)
-    parser = BuiltinParser(weights=args.weights)
+    parser = BuiltinParser(weights=args.weights, pipeline=args.pipeline)
+    style = {"ewt_test": "ewt"} if parser.net.styles else {}
     model = SpanModel(parser.vocab, **parser.net.config)
     model.load_state_dict({k: torch.from_numpy(v) for k, v in parser.net.s.items()})
     model.eval()
@@ -100,12 +104,14 @@ def main() -> None:
     for name, rel in SETS.items():
         gold = [load_passage(f) for f in list_passage_files(DATA / rel)]
         sents = [tokens(g) for g in gold]
-        feats = featurize(parser.nlp, parser.vocab, sents)
+        feats = featurize(parser.nlp, parser.vocab, sents, encoder=parser.encoder,
+                          style=STYLES.index(style.get(name, "wiki")))  # fmt: skip
         row: dict[str, object] = {"sentences": len(gold)}
         graphs = {}
         for label, net in (("torch", reference), ("numpy", parser.net)):
             start = time.perf_counter()
-            graphs[label] = decode_batch(net, parser.vocab, feats, sents)
+            graphs[label] = decode_batch(net, parser.vocab, feats, sents, unnest=parser.unnest,
+                                         one_main=parser.one_main)  # fmt: skip
             row[f"{label}_decode_s"] = round(time.perf_counter() - start, 2)
             f1 = evaluate_corpus(zip(graphs[label], gold, strict=True)).to_dict()["labeled"]
             row[f"{label}_labeled_pooled_f1"] = round(100 * f1["pooled"]["f1"], 3)
