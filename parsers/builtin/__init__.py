@@ -56,7 +56,10 @@ class BuiltinParser:
     """Parse sentences (strings or token lists) into UCCA graphs.
 
     Strings are tokenized with spaCy's English tokenizer; token lists are kept
-    token for token (``samsa parse --tokenizer none``).
+    token for token (``samsa parse --tokenizer none``). ``decoding`` is the registry
+    version whose decoding steps to apply (default: ``builtin.v1``'s without a
+    pipeline, the newest with one), so that a parse can be reproduced under an
+    older signature.
     """
 
     name = "builtin.v1"
@@ -86,9 +89,12 @@ class BuiltinParser:
         # v2 (a named pipeline) also unnests Scenes inside main relations (decode.unnest_scenes); v3, the newest,
         # then leaves one main relation per Scene (wellformed.one_main_relation)
         self.decoding = (1 if pipeline is None else LATEST_DECODING) if decoding is None else decoding
-        if self.decoding not in ((1,) if pipeline is None else (2, 3)):
-            raise PluginUnavailable(f"decoding {decoding!r} needs {'no' if self.decoding == 1 else 'a'} pipeline: "
-                                    "builtin.v1 has none, builtin.v2 and v3 name one")  # fmt: skip
+        if pipeline is None and self.decoding != 1:
+            raise PluginUnavailable(f"decoding {decoding} needs a pipeline ({', '.join(PIPELINES)}); without one "
+                                    "the parser is builtin.v1")  # fmt: skip
+        if pipeline is not None and self.decoding not in (2, 3):
+            raise PluginUnavailable(f"the {pipeline} pipeline decodes as builtin.v2 or builtin.v3 (decoding 2 or 3), "
+                                    f"not {decoding}")  # fmt: skip
         self.unnest = self.decoding >= 2
         self.one_main = self.decoding >= 3
         self.name = f"builtin.v{self.decoding}"
