@@ -13,12 +13,13 @@ their remote-edge log-probabilities; the shipped decoder runs on the average (Sc
 added to the P/S labels). A one-member ensemble is that file decoded as its pipeline decodes it.
 
 Reported per set (gold tokens, each set's guideline style): labeled pooled F1, scene-unit figures, the share
-of sentences with the gold number of Scenes, parse seconds (one process, spaCy included). On Wiki dev, as
-``compare_annotations.py --gold ucca/wiki/dev`` computes them: the per-sentence Pearson between manual and
-parsed SAMSA of the identity and one-sentence-per-gold-Scene outputs and their mean (the figure pipelines are
-chosen by, docs/parser.md), and a paired bootstrap of that mean against ``--reference`` decoded at bias 0
-(default: the ``accurate`` pipeline's shipped weights): ``--resamples`` resamplings of the dev sentences
-(seed 0), the difference's 2.5th and 97.5th percentiles. Writes
+of sentences with the gold number of Scenes, parse seconds (one process, spaCy included). On the sets
+annotated with the guidelines SAMSA reads (Wiki dev, where pipelines are chosen, and Wiki / 20K test, to
+measure a choice once), as ``compare_annotations.py --gold <set>`` computes them: the per-sentence Pearson
+between manual and parsed SAMSA of the identity and one-sentence-per-gold-Scene outputs and their mean (the
+figure pipelines are chosen by, docs/parser.md), and a paired bootstrap of that mean against
+``--reference`` decoded at bias 0 (default: the ``accurate`` pipeline's shipped weights): ``--resamples``
+resamplings of the set's sentences (seed 0), the difference's 2.5th and 97.5th percentiles. Writes
 ``benchmarks/results/parser_ensemble_<name>.json``.
 """
 
@@ -44,6 +45,9 @@ from parser_eval import SETS, STYLE, scene_count_share
 from samsa.graph import tokens
 from samsa.ucca_eval import evaluate_corpus, scene_scores
 from samsa.ucca_xml import list_passage_files, load_passage
+
+#: sets annotated with the UCCA guidelines SAMSA's own annotation follows (v1), where agreement is measured
+AGREEMENT_SETS = ("wiki_dev", "wiki_test", "20k_test")
 
 
 class EnsembleNet:
@@ -128,9 +132,9 @@ def figures(pred: list, gold: list, secs: float) -> dict:
     }
 
 
-def agreement(pred: list, tmp: Path) -> dict:
-    """compare_annotations.py on Wiki dev with these parses: Pearsons, their mean, per-sentence rows."""
-    res = run(gold_rel=SETS["wiki_dev"], parsed=write_parses(pred, tmp / "parsed"), rows=True)
+def agreement(pred: list, tmp: Path, name: str = "wiki_dev") -> dict:
+    """compare_annotations.py on set ``name`` with these parses: Pearsons, their mean, per-sentence rows."""
+    res = run(gold_rel=SETS[name], parsed=write_parses(pred, tmp / "parsed"), rows=True)
     pearson = {name: round(res["systems"][name]["pearson"]["r"], 4) for name in ("identity", "scene-split")}
     return {"pearson": pearson, "mean_pearson": round(sum(pearson.values()) / 2, 4),
             "ranking_as_manual": res["ranking_parsed"] == res["ranking_gold"], "rows": res["per_sentence"]}  # fmt: skip
@@ -190,11 +194,11 @@ def main() -> None:
         start = time.perf_counter()
         pred = parse(parsers, [tokens(g) for g in gold])
         block = figures(pred, gold, time.perf_counter() - start)
-        if name == "wiki_dev":
+        if name in AGREEMENT_SETS:
             with tempfile.TemporaryDirectory() as tmp:
-                cand = agreement(pred, Path(tmp) / "cand")
+                cand = agreement(pred, Path(tmp) / "cand", name)
                 ref_pred = parse(members([reference], "wiki", 0.0, args.decoding), [tokens(g) for g in gold])
-                ref = agreement(ref_pred, Path(tmp) / "ref")
+                ref = agreement(ref_pred, Path(tmp) / "ref", name)
             block["samsa_agreement"] = {k: v for k, v in cand.items() if k != "rows"}
             block["reference_samsa_agreement"] = {k: v for k, v in ref.items() if k != "rows"}
             block["mean_pearson_vs_reference"] = bootstrap(cand["rows"], ref["rows"], len(gold), args.resamples)
