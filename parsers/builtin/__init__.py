@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import cached_property
+from functools import cached_property, partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ __all__ = [
     "V1_WEIGHTS",
     "BuiltinParser",
     "make",
+    "make_pipeline",
     "make_v2",
     "make_v3",
 ]
@@ -262,8 +263,9 @@ def make(*, weights: str | None = None, model: str | None = None, scene_bias: fl
     return BuiltinParser(weights=weights, model=model, scene_bias=scene_bias)
 
 
-def make_v2(
+def make_pipeline(
     *,
+    decoding: int = LATEST_DECODING,
     pipeline: str = DEFAULT_PIPELINE,
     weights: str | None = None,
     model: str | None = None,
@@ -271,22 +273,13 @@ def make_v2(
     style: str = "wiki",
     encoder_dir: str | None = None,
 ) -> BuiltinParser:
-    """Registry factory of ``builtin.v2``: a named pipeline (``fast`` or ``accurate``, docs/parser.md), Scenes
-    un-nested; kept so that its signatures keep their meaning."""
+    """A named pipeline (``fast`` or ``accurate``, docs/parser.md) decoded as ``builtin.v<decoding>``: the
+    registry's ``builtin.v2`` and ``builtin.v3`` are this with their version fixed."""
     return BuiltinParser(pipeline=pipeline, weights=weights, model=model, scene_bias=scene_bias, style=style,
-                         encoder_dir=encoder_dir, decoding=2)  # fmt: skip
+                         encoder_dir=encoder_dir, decoding=decoding)  # fmt: skip
 
 
-def make_v3(
-    *,
-    pipeline: str = DEFAULT_PIPELINE,
-    weights: str | None = None,
-    model: str | None = None,
-    scene_bias: float | None = None,
-    style: str = "wiki",
-    encoder_dir: str | None = None,
-) -> BuiltinParser:
-    """Registry factory of ``builtin.v3`` (the default ``builtin``): ``builtin.v2`` plus one main relation per
-    Scene (``wellformed.one_main_relation``)."""
-    return BuiltinParser(pipeline=pipeline, weights=weights, model=model, scene_bias=scene_bias, style=style,
-                         encoder_dir=encoder_dir, decoding=3)  # fmt: skip
+#: registry factory of ``builtin.v2``: Scenes un-nested; kept so that its signatures keep their meaning
+make_v2 = partial(make_pipeline, decoding=2)
+#: registry factory of ``builtin.v3`` (the default ``builtin``): ``builtin.v2`` plus one main relation per Scene
+make_v3 = partial(make_pipeline, decoding=3)
