@@ -11,7 +11,7 @@ from parsers.builtin.features import Featurized, Vocab
 from parsers.builtin.remotes import add_remotes, candidate_pairs, distance_buckets
 from parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs, span_row
 from parsers.builtin.tree import UP, Span, spans_to_graph
-from parsers.builtin.wellformed import LogProbs, one_main_relation
+from parsers.builtin.wellformed import MAIN, LogProbs, one_main_relation
 
 __all__ = [
     "cky",
@@ -23,8 +23,6 @@ __all__ = [
     "span_charts",
     "unnest_scenes",
 ]
-
-_MAIN = ("P", "S")
 
 
 def unnest_scenes(spans: Sequence[Span]) -> list[Span]:
@@ -45,7 +43,7 @@ def unnest_scenes(spans: Sequence[Span]) -> list[Span]:
         if stack:
             parent = spans[stack[-1]].label.split("/")[-1].rstrip(UP)
             head, *rest = s.label.split("/")
-            if parent in _MAIN and head.rstrip(UP) in _MAIN:
+            if parent in MAIN and head.rstrip(UP) in MAIN:
                 out[k] = Span(s.start, s.end, "/".join(["C" + head[len(head.rstrip(UP)) :], *rest]))
         stack.append(k)
     return out

@@ -63,15 +63,14 @@ def _children(spans: Sequence[Span], n: int) -> dict[tuple[int, int, str | None]
     return kids
 
 
+def _needs_repair(kids: Sequence[Span]) -> bool:
+    """Two or more P/S children, none discontiguous (units with a discontiguous child are left alone)."""
+    return sum(_head(c.label) in MAIN for c in kids) > 1 and not any(UP in c.label for c in kids)
+
+
 def main_relation_children(spans: Sequence[Span], n: int) -> list[list[Span]]:
-    """For every unit with two or more P/S children, those children (the units :func:`one_main_relation` repairs;
-    units with discontiguous children are left alone)."""
-    out = []
-    for kids in _children(spans, n).values():
-        mains = [c for c in kids if _head(c.label) in MAIN]
-        if len(mains) > 1 and not any(UP in c.label for c in kids):
-            out.append(mains)
-    return out
+    """For every unit :func:`one_main_relation` repairs, its P/S children."""
+    return [[c for c in kids if _head(c.label) in MAIN] for kids in _children(spans, n).values() if _needs_repair(kids)]
 
 
 def _cheapest_repair(
@@ -127,9 +126,7 @@ def one_main_relation(
         return out
     labels = tuple(labels)
     for _ in range(max_repairs):
-        todo = next(((key, kids) for key, kids in _children(out, n).items()
-                     if sum(_head(c.label) in MAIN for c in kids) > 1 and not any(UP in c.label for c in kids)),
-                    None)  # fmt: skip
+        todo = next(((key, kids) for key, kids in _children(out, n).items() if _needs_repair(kids)), None)
         if todo is None:
             break
         (start, end, _), kids = todo
