@@ -19,9 +19,14 @@ timestamps taken in the process and its pool's workers:
   (1.0: every core parsed all the time);
 - ``after_last_chunk``: merging, writing the JSON, closing the pool, up to the
   command's last line;
-- ``teardown``: from there to the process's end.
+- ``teardown``: from there to the process's end;
+- ``parent_user_s``/``parent_sys_s``, ``workers_user_s``/``workers_sys_s``: CPU time of the
+  process and of its pool's workers together, and their minor page faults.
 
-Medians over ``--repeat`` runs. Writes ``benchmarks/results/runtime_timeline.json``.
+Each round runs the command twice: as the executable runs it, and with glibc's
+allocator left at its defaults (``samsa.cli.startup.tune_allocator`` not
+called: ``allocator_default``), in alternating order. Medians over
+``--repeat`` rounds. Writes ``benchmarks/results/runtime_timeline.json``.
 """
 
 from __future__ import annotations
@@ -48,6 +53,9 @@ def mark(*event):
 mark("start")
 import samsa.cli
 mark("imported")
+if os.environ.get("DEFAULT_ALLOCATOR"):
+    import samsa.cli.startup
+    samsa.cli.startup.tune_allocator = lambda: False
 import samsa.executors as ex
 run, load = ex.Worker.run, ex._load_parser
 def timed_run(self, items, want="none"):
@@ -63,8 +71,13 @@ def timed_load(job, first):
     finally:
         mark("load_end")
 ex.Worker.run, ex._load_parser = timed_run, timed_load
-import atexit
-atexit.register(mark, "end")
+import atexit, resource
+def usage():
+    for who, flag in (("parent", resource.RUSAGE_SELF), ("workers", resource.RUSAGE_CHILDREN)):
+        r = resource.getrusage(flag)
+        mark(f"{who}_usage", r.ru_utime, r.ru_stime, r.ru_minflt)
+    mark("end")
+atexit.register(usage)
 sys.argv = ["samsa", *sys.argv[1:]]
 samsa.cli.console()
 """
@@ -74,9 +87,14 @@ def phases(launched: float, ended: float, lines: list[str], jobs: int) -> dict[s
     """Phase durations (s) of one run from its timestamp lines."""
     events: dict[str, list[float]] = {}
     chunks: dict[str, list[float]] = {}
+    usage: dict[str, float] = {}
     for line in lines:
-        t, pid, name = line.split()
+        t, pid, name, *values = line.split()
         events.setdefault(name, []).append(float(t))
+        if name.endswith("_usage"):
+            who = name.removesuffix("_usage")
+            usage.update({f"{who}_user_s": float(values[0]), f"{who}_sys_s": float(values[1]),
+                          f"{who}_page_faults": float(values[2])})  # fmt: skip
         if name.startswith("chunk_"):
             chunks.setdefault(pid, []).append(float(t) if name == "chunk_end" else -float(t))
     first, last = min(events["chunk_start"]), max(events["chunk_end"])
@@ -92,6 +110,7 @@ def phases(launched: float, ended: float, lines: list[str], jobs: int) -> dict[s
         "after_last_chunk": events["end"][0] - last,
         "teardown": ended - events["end"][0],
         "wall": ended - launched,
+        **usage,
     }
 
 
@@ -102,27 +121,36 @@ def main() -> None:
     args = ap.parse_args()
     src = DATA / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig"
     systems = [str(DATA / "hsplit" / "HSplit" / f"HSplit{k}_full") for k in range(1, 5)]
-    runs = []
+    runs: dict[str, list[dict[str, float]]] = {"executable": [], "allocator_default": []}
+    # glibc's own knobs in the environment would switch tune_allocator off in both configurations
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_") and k != "GLIBC_TUNABLES"}
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(args.repeat):
-            log = Path(tmp) / f"timeline{k}.txt"
-            cmd = [sys.executable, "-c", PROBE, "score", "--source", str(src), "--system", *systems,
-                   "--tokenizer", "none", "--json", "--quiet", "--cache", f"{tmp}/cache{k}.sqlite",
-                   "--jobs", str(args.jobs)]  # fmt: skip
-            launched = time.time()
-            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=dict(os.environ, TIMELINE=str(log)),
-                           cwd=tmp)  # fmt: skip
-            ended = time.time()
-            runs.append(phases(launched, ended, log.read_text().splitlines(), args.jobs))
-            print(k + 1, {name: round(v, 3) for name, v in runs[-1].items()}, file=sys.stderr, flush=True)
-    result = {
+            order = list(runs) if k % 2 == 0 else list(reversed(runs))
+            for config in order:
+                log = Path(tmp) / f"timeline_{config}{k}.txt"
+                cmd = [sys.executable, "-c", PROBE, "score", "--source", str(src), "--system", *systems,
+                       "--tokenizer", "none", "--json", "--quiet", "--cache", f"{tmp}/cache_{config}{k}.sqlite",
+                       "--jobs", str(args.jobs)]  # fmt: skip
+                run_env = dict(env, TIMELINE=str(log))
+                if config == "allocator_default":
+                    run_env["DEFAULT_ALLOCATOR"] = "1"
+                launched = time.time()
+                subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=run_env, cwd=tmp)
+                ended = time.time()
+                runs[config].append(phases(launched, ended, log.read_text().splitlines(), args.jobs))
+                print(k + 1, config, {name: round(v, 3) for name, v in runs[config][-1].items()}, file=sys.stderr,
+                      flush=True)  # fmt: skip
+    result: dict[str, object] = {
         "command": "python benchmarks/runtime_timeline.py " + " ".join(sys.argv[1:]),
         "jobs": args.jobs,
         "repeat": args.repeat,
         "cpus": os.cpu_count(),
-        "median_s": {name: round(statistics.median(r[name] for r in runs), 3) for name in runs[0]},
-        "runs": [{name: round(v, 3) for name, v in r.items()} for r in runs],
     }
+    for config, rows in runs.items():
+        prefix = "" if config == "executable" else f"{config}_"
+        result[f"{prefix}median_s"] = {name: round(statistics.median(r[name] for r in rows), 3) for name in rows[0]}
+        result[f"{prefix}runs"] = [{name: round(v, 3) for name, v in r.items()} for r in rows]
     print(write_json("runtime_timeline.json", result))
 
 

@@ -284,6 +284,39 @@ def test_the_samsa_executable_lets_thinc_find_no_pytorch_and_pytorch_still_impor
     assert res.stdout.strip() == "['NNP', 'VBD', 'NNP', 'DT', 'NN', '.'] True True True False False"
 
 
+TUNED = """
+import resource, sys
+import numpy as np
+from samsa.cli.startup import tune_allocator
+tuned = tune_allocator()
+def faults():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+np.ones(2 << 20, dtype=np.float32)  # 8 MB, written, then freed
+before = faults()
+again = np.ones(2 << 20, dtype=np.float32)
+print(tuned, faults() - before)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator")
+def test_the_samsa_executable_has_glibc_reuse_large_freed_blocks_unless_the_environment_tunes_malloc():
+    """A freed 8 MB block (a parser temporary's size) is reused without a page fault in the tuned process;
+    glibc's own settings in the environment switch the tuning off."""
+    import os
+
+    if not os.confstr("CS_GNU_LIBC_VERSION"):
+        pytest.skip("not glibc")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_") and k != "GLIBC_TUNABLES"}
+    for extra, expected in (({}, True), ({"MALLOC_ARENA_MAX": "4"}, False), ({"GLIBC_TUNABLES": ""}, False)):
+        res = subprocess.run([sys.executable, "-c", TUNED], capture_output=True, text=True, cwd=_root(),
+                             env={**clean, **extra})  # fmt: skip
+        assert res.returncode == 0, res.stderr
+        tuned, faults = res.stdout.split()
+        assert tuned == str(expected), extra
+        if expected:
+            assert int(faults) < 16  # 8 MB of fresh pages would be ~2,000 faults (or 4 huge pages)
+
+
 class _CountingParser:
     """Parses a token list into one unit over all tokens; counts ``load`` calls (in the process that makes them)."""
 

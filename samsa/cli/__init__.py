@@ -126,12 +126,14 @@ def _interrupts_recorded() -> Iterator[None]:
 def console() -> None:
     """The ``samsa`` executable and ``python -m samsa``: :func:`main` in a process of its own, where spaCy's
     command line is imported only if used and spaCy's network library does not import PyTorch
-    (:mod:`samsa.cli.startup`: a third of spaCy's import time, and 2 s where PyTorch is installed), and whose
-    shutdown does not collect the heap again (below)."""
-    from samsa.cli.startup import defer_spacy_cli, hide_torch_from_thinc
+    (:mod:`samsa.cli.startup`: a third of spaCy's import time, and 2 s where PyTorch is installed), whose
+    allocator keeps large freed blocks for reuse (glibc only), and whose shutdown does not collect the heap again
+    (below)."""
+    from samsa.cli.startup import defer_spacy_cli, hide_torch_from_thinc, tune_allocator
 
     defer_spacy_cli()
     hide_torch_from_thinc()
+    tune_allocator()
     try:
         code = main()
     finally:

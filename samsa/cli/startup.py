@@ -21,6 +21,13 @@ lets ``thinc.compat`` find no PyTorch (:func:`hide_torch_from_thinc`), as in a
 virtualenv without it, and so do the workers of a LocalCluster samsa starts
 (:mod:`samsa.distributed`); spaCy's pipelines run on thinc's numpy operations
 either way, and ``import torch`` works as usual afterwards.
+
+On Linux with glibc, the executable also keeps large freed memory blocks in
+the process for reuse (:func:`tune_allocator`): the parser's numpy
+temporaries (the BiLSTM's input projections, some 1-13 MB a batch) are above
+glibc's default mmap threshold, so each one was mapped afresh, faulted in page
+by page and unmapped again: system time spent on every batch (docs/BENCHMARKS.md,
+"Where the time goes").
 """
 
 from __future__ import annotations
@@ -29,12 +36,13 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-__all__ = ["defer_spacy_cli", "hide_torch_from_thinc"]
+__all__ = ["defer_spacy_cli", "hide_torch_from_thinc", "tune_allocator"]
 
 _NAMES = ("spacy.cli.info", "spacy.cli")
 
@@ -176,3 +184,43 @@ def hide_torch_from_thinc() -> bool:
         return False
     sys.meta_path.insert(0, _TorchHiddenFromThinc())
     return True
+
+
+# glibc's ``mallopt`` parameters (malloc.h) and the values the executable sets
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+#: blocks up to this size come from the heap, not from a fresh mapping (the largest parser temporary is ~13 MB)
+MMAP_THRESHOLD = 32 << 20
+#: free memory at the top of the heap is returned to the system only beyond this
+TRIM_THRESHOLD = 128 << 20
+
+
+def tune_allocator() -> bool:
+    """Make glibc's allocator reuse large freed blocks instead of mapping and unmapping them each time; returns
+    whether it did.
+
+    Why: a parse allocates numpy temporaries of 1-13 MB per batch, above glibc's
+    mmap threshold, so each came as a fresh mapping whose pages the kernel faulted
+    in one by one and took back at ``free``. Set once in the executable's process
+    (before the pool forks, so its workers inherit it), not by the library: how a
+    process allocates is its owner's choice. Nothing changes off glibc, or when the
+    environment sets glibc's own knobs (any ``MALLOC_*`` variable or
+    ``GLIBC_TUNABLES``): those win.
+    """
+    if not sys.platform.startswith("linux") or "GLIBC_TUNABLES" in os.environ:
+        return False
+    if any(name.startswith("MALLOC_") for name in os.environ):
+        return False
+    try:
+        if not os.confstr("CS_GNU_LIBC_VERSION"):
+            return False
+    except (ValueError, OSError):  # no such name: not glibc
+        return False
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    # the mmap threshold first: setting either one fixes both (glibc stops adjusting them itself)
+    return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))
