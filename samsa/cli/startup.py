@@ -191,7 +191,7 @@ _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
 #: blocks up to this size come from the heap, not from a fresh mapping (the largest parser temporary is ~13 MB)
 MMAP_THRESHOLD = 32 << 20
 #: free memory at the top of the heap is returned to the system only beyond this
-TRIM_THRESHOLD = 128 << 20
+TRIM_THRESHOLD = 64 << 20
 
 
 def tune_allocator() -> bool:
