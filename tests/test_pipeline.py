@@ -304,7 +304,11 @@ def test_the_samsa_executable_has_glibc_reuse_large_freed_blocks_unless_the_envi
     glibc's own settings in the environment switch the tuning off."""
     import os
 
-    if not os.confstr("CS_GNU_LIBC_VERSION"):
+    try:
+        glibc = bool(os.confstr("CS_GNU_LIBC_VERSION"))
+    except (ValueError, OSError):
+        glibc = False
+    if not glibc:
         pytest.skip("not glibc")
     clean = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_") and k != "GLIBC_TUNABLES"}
     for extra, expected in (({}, True), ({"MALLOC_ARENA_MAX": "4"}, False), ({"GLIBC_TUNABLES": ""}, False)):
@@ -314,7 +318,9 @@ def test_the_samsa_executable_has_glibc_reuse_large_freed_blocks_unless_the_envi
         tuned, faults = res.stdout.split()
         assert tuned == str(expected), extra
         if expected:
-            assert int(faults) < 16  # 8 MB of fresh pages would be ~2,000 faults (or 4 huge pages)
+            # 8 MB of fresh 4 KB pages: ~2,000 faults (~500 here untuned; only with huge pages always on would a
+            # fresh block also fault a handful of times, which this bound cannot tell from reuse)
+            assert int(faults) < 16
 
 
 class _CountingParser:
