@@ -25,8 +25,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _data import DATA, write_json
-
-SETS = {"wiki_test": "ucca/wiki/test", "20k_test": "ucca/20k/test", "ewt_test": "ucca/ewt/test"}
+from parser_eval import SETS, STYLE, TEST_SETS
 
 
 class TorchNet:
@@ -94,18 +93,17 @@ def main() -> None:
 
     torch.set_num_threads(1)
     parser = BuiltinParser(weights=args.weights, pipeline=args.pipeline)
-    style = {"ewt_test": "ewt"} if parser.net.styles else {}
     model = SpanModel(parser.vocab, **parser.net.config)
     model.load_state_dict({k: torch.from_numpy(v) for k, v in parser.net.s.items()})
     model.eval()
     reference = TorchNet(model)
     results: dict[str, object] = {"weights": parser.signature(), "torch": torch.__version__,
                                   "numpy": np.__version__}  # fmt: skip
-    for name, rel in SETS.items():
-        gold = [load_passage(f) for f in list_passage_files(DATA / rel)]
+    for name in TEST_SETS:
+        gold = [load_passage(f) for f in list_passage_files(DATA / SETS[name])]
         sents = [tokens(g) for g in gold]
-        feats = featurize(parser.nlp, parser.vocab, sents, encoder=parser.encoder,
-                          style=STYLES.index(style.get(name, "wiki")))  # fmt: skip
+        # a network without styles ignores the style
+        feats = featurize(parser.nlp, parser.vocab, sents, encoder=parser.encoder, style=STYLES.index(STYLE[name]))
         row: dict[str, object] = {"sentences": len(gold)}
         graphs = {}
         for label, net in (("torch", reference), ("numpy", parser.net)):

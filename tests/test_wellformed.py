@@ -7,13 +7,20 @@ import pytest
 
 from parsers.builtin.runtime import span_row
 from parsers.builtin.tree import Span, spans_to_graph
-from parsers.builtin.wellformed import main_relation_children, one_main_relation, repair_targets
-from samsa.queries import main_relations, scenes
+from parsers.builtin.wellformed import one_main_relation, repair_targets
+from samsa.queries import main_relations, scenes, unit_terminals
 
 LABELS = ("<none>", "A", "C", "D", "H", "P", "S", "A/P", "P^")
 WORDS = ["I", "want", "it", "received", "well"]
 # [A I] [P want] [A it] [P received] [D well]: the root holds two main relations
 FLAT = [Span(0, 1, "A"), Span(1, 2, "P"), Span(2, 3, "A"), Span(3, 4, "P"), Span(4, 5, "D")]
+
+
+def several_main_relations(words: list[str], spans: list[Span]) -> list[list[str]]:
+    """The words of each main relation of every Scene that has more than one, in the graph of ``spans``."""
+    g = spans_to_graph(words, spans)
+    found = [main_relations(g, s) for s in scenes(g)]
+    return [[" ".join(g.nodes[t]["text"] for t in unit_terminals(g, m)) for m in ms] for ms in found if len(ms) > 1]
 
 
 def table(**spans: dict[str, float]):
@@ -49,8 +56,8 @@ def test_the_cheaper_repair_groups_the_second_scene():
     assert out == [*FLAT, Span(2, 5, "A")]
     g = spans_to_graph(WORDS, out)
     assert sorted(len(main_relations(g, s)) for s in scenes(g)) == [1, 1]
-    assert main_relation_children(FLAT, 5) == [[Span(1, 2, "P"), Span(3, 4, "P")]]
-    assert main_relation_children(out, 5) == []
+    assert several_main_relations(WORDS, FLAT) == [["want", "received"]]
+    assert several_main_relations(WORDS, out) == []
 
 
 def test_the_cheaper_repair_relabels_a_main_relation():
@@ -76,7 +83,7 @@ def test_every_unit_ends_with_one_main_relation():
     mains = {f"s{k}_{k + 1}": {"P": 0.0} for k in (1, 3, 5)}
     out = one_main_relation(spans, 6, table(**mains, s2_4={"A": -1.0}, s4_6={"H": -2.0}), LABELS)
     assert out == [*spans, Span(2, 4, "A"), Span(4, 6, "H")]
-    assert main_relation_children(out, 6) == []
+    assert several_main_relations(words, out) == []
     assert len(scenes(spans_to_graph(words, out))) == 3
 
 

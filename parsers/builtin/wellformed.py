@@ -26,7 +26,7 @@ import numpy as np
 
 from parsers.builtin.tree import UP, Span
 
-__all__ = ["MAIN", "main_relation_children", "one_main_relation", "repair_targets"]
+__all__ = ["MAIN", "one_main_relation", "repair_targets"]
 
 MAIN = frozenset({"P", "S"})
 
@@ -66,11 +66,6 @@ def _children(spans: Sequence[Span], n: int) -> dict[tuple[int, int, str | None]
 def _needs_repair(kids: Sequence[Span]) -> bool:
     """Two or more P/S children, none discontiguous (units with a discontiguous child are left alone)."""
     return sum(_head(c.label) in MAIN for c in kids) > 1 and not any(UP in c.label for c in kids)
-
-
-def main_relation_children(spans: Sequence[Span], n: int) -> list[list[Span]]:
-    """For every unit :func:`one_main_relation` repairs, its P/S children."""
-    return [[c for c in kids if _head(c.label) in MAIN] for kids in _children(spans, n).values() if _needs_repair(kids)]
 
 
 def _cheapest_repair(
