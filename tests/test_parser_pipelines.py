@@ -45,6 +45,17 @@ def test_unknown_pipeline_and_style_are_explained():
         get_parser("builtin:huge")
     with pytest.raises(PluginUnavailable, match="style 'v9'"):
         get_parser("builtin", style="v9")
+    with pytest.raises(PluginUnavailable, match=r"backend 'mkl'; choose from numpy, blis"):
+        get_parser("builtin", gemm="mkl")
+
+
+def test_matrix_product_backend_keeps_the_signature_and_keys_the_cache():
+    """spaCy's matrix products through numpy (the default) or BLIS agree to float32 rounding: the same parser
+    by its signature, but their parses are cached apart."""
+    fast, blis = get_parser("builtin"), get_parser("builtin", gemm="blis")
+    assert fast.signature() == blis.signature() == "builtin.v3+fast+ucca-span-v2-scenes"
+    assert fast.cache_key().endswith("+gemm.numpy") and blis.cache_key().endswith("+gemm.blis")
+    assert fast.cache_key().removesuffix("+gemm.numpy") == blis.cache_key().removesuffix("+gemm.blis")
 
 
 @pytest.fixture(scope="module")

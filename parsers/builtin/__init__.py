@@ -60,7 +60,8 @@ class BuiltinParser:
     token for token (``samsa parse --tokenizer none``). ``decoding`` is the registry
     version whose decoding steps to apply (default: ``builtin.v1``'s without a
     pipeline, the newest with one), so that a parse can be reproduced under an
-    older signature.
+    older signature. ``gemm`` says how spaCy's networks multiply matrices
+    (``aligners.annotate.load_spacy``: numpy's BLAS, the default, or thinc's BLIS).
     """
 
     name = "builtin.v1"
@@ -77,7 +78,9 @@ class BuiltinParser:
         style: str = "wiki",
         encoder_dir: str | Path | None = None,
         decoding: int | None = None,
+        gemm: str = "numpy",
     ) -> None:
+        from aligners.annotate import GEMM_BACKENDS
         from parsers.builtin.features import STYLES, Vocab
         from parsers.builtin.runtime import read_header
 
@@ -85,6 +88,8 @@ class BuiltinParser:
             raise PluginUnavailable(f"unknown parser pipeline {pipeline!r}; choose from {', '.join(PIPELINES)}")
         if style not in STYLES:
             raise PluginUnavailable(f"unknown annotation style {style!r}; choose from {', '.join(STYLES)}")
+        if gemm not in GEMM_BACKENDS:
+            raise PluginUnavailable(f"unknown matrix-product backend {gemm!r}; choose from {', '.join(GEMM_BACKENDS)}")
         self.pipeline = pipeline
         # the registry version whose decoding this is: builtin.v1 (no pipeline) decodes the spans as they come;
         # v2 (a named pipeline) also unnests Scenes inside main relations (decode.unnest_scenes); v3, the newest,
@@ -117,6 +122,7 @@ class BuiltinParser:
         self.batch_size = batch_size
         self.threads = threads
         self._model_name = model
+        self.gemm = gemm  # how spaCy's networks multiply matrices (aligners.annotate.use_numpy_gemm)
         self._digest: str | None = None
         # v3 weights: which guidelines to follow (Wiki/20K: UCCA v1, the default; EWT: v2) and the frozen encoder
         self.style = style if int(self._config.get("styles", 0)) else "wiki"
@@ -170,7 +176,7 @@ class BuiltinParser:
         from aligners.annotate import load_spacy
 
         # not needed by the parser; checked not to change tags, dependencies or vectors (docs/parser.md)
-        return load_spacy(self._model_name, exclude=UNUSED_PIPES)
+        return load_spacy(self._model_name, exclude=UNUSED_PIPES, gemm=self.gemm)
 
     def load(self) -> None:
         """Load now what the first parse would (spaCy pipeline, network, encoder): a process pool calls it
@@ -218,7 +224,9 @@ class BuiltinParser:
 
         if self._digest is None:
             self._digest = weights_digest(self.weights)
-        key = f"{self.signature()}|sha256:{self._digest}|spacy:{spacy_model_id(self._model_name)}"
+        # the matrix-product backend agrees with the other to float32 rounding (docs/BENCHMARKS.md), which can
+        # still tip a close decision: a parse cached with one is not returned for the other
+        key = f"{self.signature()}|sha256:{self._digest}|spacy:{spacy_model_id(self._model_name)}+gemm.{self.gemm}"
         if self.encoder_layers:
             if self._encoder_digest is None:
                 self._encoder_digest = _encoder_id(self._encoder_dir)
@@ -258,9 +266,11 @@ def _encoder_id(encoder_dir: str | Path | None) -> str:
     return weights_digest(find_model_dir(encoder_dir) / "model.safetensors")
 
 
-def make(*, weights: str | None = None, model: str | None = None, scene_bias: float | None = None) -> BuiltinParser:
+def make(
+    *, weights: str | None = None, model: str | None = None, scene_bias: float | None = None, gemm: str = "numpy"
+) -> BuiltinParser:
     """Registry factory of ``builtin.v1`` (the plain v2 weights; ``scene_bias``: see ``calibrated_scene_bias``)."""
-    return BuiltinParser(weights=weights, model=model, scene_bias=scene_bias)
+    return BuiltinParser(weights=weights, model=model, scene_bias=scene_bias, gemm=gemm)
 
 
 def make_pipeline(
@@ -272,11 +282,12 @@ def make_pipeline(
     scene_bias: float | None = None,
     style: str = "wiki",
     encoder_dir: str | None = None,
+    gemm: str = "numpy",
 ) -> BuiltinParser:
     """A named pipeline (``fast`` or ``accurate``, docs/parser.md) decoded as ``builtin.v<decoding>``: the
     registry's ``builtin.v2`` and ``builtin.v3`` are this with their version fixed."""
     return BuiltinParser(pipeline=pipeline, weights=weights, model=model, scene_bias=scene_bias, style=style,
-                         encoder_dir=encoder_dir, decoding=decoding)  # fmt: skip
+                         encoder_dir=encoder_dir, decoding=decoding, gemm=gemm)  # fmt: skip
 
 
 #: registry factory of ``builtin.v2``: Scenes un-nested; kept so that its signatures keep their meaning
