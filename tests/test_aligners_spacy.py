@@ -53,12 +53,13 @@ def test_numpy_gemm_gives_blis_annotations_and_touches_only_its_pipeline():
     from spacy.tokens import Doc
     from thinc.api import NumpyOps, get_current_ops
 
+    def network_nodes(nlp):
+        return [n for _, c in nlp.components if hasattr(getattr(c, "model", None), "walk") for n in c.model.walk()]
+
     pipes = ["ner", "lemmatizer", "attribute_ruler"]
     blis, ours = load_spacy(exclude=pipes, gemm="blis"), load_spacy(exclude=pipes)
-    nodes = [n for _, c in ours.components if hasattr(getattr(c, "model", None), "walk") for n in c.model.walk()]
-    assert len(nodes) > 20 and all(not n.ops.use_blis for n in nodes)
-    assert all(n.ops.use_blis for _, c in blis.components if hasattr(getattr(c, "model", None), "walk")
-               for n in c.model.walk())  # fmt: skip
+    assert len(network_nodes(ours)) > 20 and all(not n.ops.use_blis for n in network_nodes(ours))
+    assert all(n.ops.use_blis for n in network_nodes(blis))
     assert isinstance(get_current_ops(), NumpyOps) and get_current_ops().use_blis
     sentences = [FOUR_MEN, FOUR_PEOPLE, "The committee , which met on Tuesday , rejected the plan .".split()]
     differ = False
