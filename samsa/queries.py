@@ -73,8 +73,19 @@ def is_scene(g: nx.DiGraph, unit: str) -> bool:
 
 
 def scenes(g: nx.DiGraph) -> list[str]:
-    """All scene units in node-ID order (the order of the text for gold and parsed passages)."""
-    return sorted((n for n in node_table(g) if is_scene(g, n)), key=node_key)
+    """All scene units in node-ID order (the order of the text for gold and parsed passages).
+
+    :func:`is_scene` over every node in one pass over networkx's dictionaries (this runs on every
+    parsed sentence)."""
+    succ = child_table(g)
+    found = [
+        n
+        for n, data in node_table(g).items()
+        if data["layer"] == "1"
+        and data["type"] == "FN"
+        and any(not MAIN_RELATION_TAGS.isdisjoint(d["categories"]) for d in succ[n].values())
+    ]
+    return sorted(found, key=node_key)
 
 
 def main_relations(g: nx.DiGraph, scene: str) -> list[str]:
@@ -98,10 +109,10 @@ def centers(g: nx.DiGraph, unit: str) -> list[str]:
 
 
 def _walk_terminals(g: nx.DiGraph, unit: str, remotes: bool) -> set[str]:
-    """Terminals reachable from ``unit``, each edge followed once (remote edges may close a cycle)."""
+    """Terminals reachable from ``unit``, each node visited once (remote edges may close a cycle)."""
     nodes, succ = node_table(g), child_table(g)
     found: set[str] = set()
-    seen: set[tuple[str, str]] = set()
+    seen = {unit}  # each node expanded once: the same terminals as following each edge once, in fewer steps
     stack = [unit]  # explicit stack: no recursion limit on deep graphs
     while stack:
         node = stack.pop()
@@ -109,9 +120,9 @@ def _walk_terminals(g: nx.DiGraph, unit: str, remotes: bool) -> set[str]:
             found.add(node)
             continue
         for child, data in succ[node].items():
-            if (data["remote"] and not remotes) or (node, child) in seen:
+            if (data["remote"] and not remotes) or child in seen:
                 continue
-            seen.add((node, child))
+            seen.add(child)
             stack.append(child)
     return found
 

@@ -33,7 +33,7 @@ from os import PathLike
 import networkx as nx
 
 from samsa.errors import InvalidGraphError
-from samsa.graph import ROOT_ID
+from samsa.graph import ROOT_ID, child_table, node_table
 
 __all__ = ["Violation", "check_passage", "violations"]
 
@@ -57,9 +57,10 @@ def violations(g: nx.DiGraph) -> list[Violation]:
         return out
     adj = _Adjacency.of(g)
     out += _edge_violations(g, adj)
-    out += _cycle_violations(adj)
+    order = _primary_order(adj)
+    out += _cycle_violations(adj, order)
     if not out:  # reachability is only defined on a DAG
-        out += _terminal_reach_violations(g, adj)
+        out += _terminal_reach_violations(g, adj, order)
     return out
 
 
@@ -68,8 +69,8 @@ class _Adjacency:
     """Children and parents of every node (edge data by neighbour) and primary children, as plain dicts.
 
     Built once per graph: networkx's per-node views cost more than the checks
-    themselves, and this runs on every parsed sentence. ``succ`` holds the
-    graph's own dictionaries (read only); ``pred`` is rebuilt from them, so its
+    themselves, and this runs on every parsed sentence. ``succ`` is the
+    graph's own dictionary (read only); ``pred`` is rebuilt from it, so its
     order is not the graph's (messages that name one parent read ``g.pred``).
     """
 
@@ -79,7 +80,7 @@ class _Adjacency:
 
     @classmethod
     def of(cls, g: nx.DiGraph) -> _Adjacency:
-        succ = dict(g.adjacency())
+        succ = child_table(g)
         pred: dict[str, dict[str, dict]] = {n: {} for n in succ}
         for n, nbrs in succ.items():
             for c, e in nbrs.items():
@@ -116,7 +117,7 @@ def _node_violations(g: nx.DiGraph) -> list[Violation]:
     if root.get("layer") != "1" or root.get("type") != "FN" or root.get("implicit"):
         out.append(Violation(ROOT_ID, "the root must be a non-implicit FN unit"))
     positions: list[int] = []
-    for n, d in g.nodes(data=True):
+    for n, d in node_table(g).items():
         layer = d.get("layer")
         prefix, _, number = str(n).partition(".")
         if layer not in ("0", "1") or prefix != layer or not number.isdigit():
@@ -142,10 +143,9 @@ def _edge_violations(g: nx.DiGraph, adj: _Adjacency) -> list[Violation]:
     if adj.pred[ROOT_ID]:
         parent = next(iter(g.pred[ROOT_ID]))
         out.append(Violation(ROOT_ID, f"edge from {parent} back into the root"))
-    for n in nx.nodes_with_selfloops(g):
-        out.append(Violation(n, "edge from a node to itself"))
-    nodes = g.nodes
-    for n, d in nodes(data=True):
+    out += [Violation(n, "edge from a node to itself") for n, kids in adj.succ.items() if n in kids]
+    nodes = node_table(g)
+    for n, d in nodes.items():
         if n == ROOT_ID:
             continue
         preds = adj.pred[n]
@@ -174,25 +174,32 @@ def _edge_violations(g: nx.DiGraph, adj: _Adjacency) -> list[Violation]:
     return out
 
 
-def _cycle_violations(adj: _Adjacency) -> list[Violation]:
-    """Kahn's algorithm over primary edges: whatever is never freed lies on or under a cycle."""
+def _primary_order(adj: _Adjacency) -> list[str]:
+    """Kahn's algorithm over primary edges: every node after all its primary parents. Nodes on or under a
+    cycle are never freed, so the order then misses them (read by :func:`_cycle_violations`); on a DAG,
+    reversed, it lists children before parents (read by :func:`_terminal_reach_violations`)."""
     indegree = dict.fromkeys(adj.primary, 0)
     for kids in adj.primary.values():
         for c in kids:
             indegree[c] += 1
     ready = [n for n, k in indegree.items() if k == 0]
-    freed = 0
+    order: list[str] = []
     while ready:
         n = ready.pop()
-        freed += 1
+        order.append(n)
         for c in adj.primary[n]:
             indegree[c] -= 1
             if indegree[c] == 0:
                 ready.append(c)
-    if freed == len(indegree):
+    return order
+
+
+def _cycle_violations(adj: _Adjacency, order: list[str]) -> list[Violation]:
+    """Whatever :func:`_primary_order` never freed lies on or under a cycle of primary edges."""
+    if len(order) == len(adj.primary):
         return []
     # what is left lies on a cycle or below one; peel off the part below (nodes with no stuck child)
-    stuck = {n for n, k in indegree.items() if k > 0}
+    stuck = set(adj.primary).difference(order)
     outdegree = {n: sum(c in stuck for c in adj.primary[n]) for n in stuck}
     leaves = [n for n, k in outdegree.items() if k == 0]
     while leaves:
@@ -207,15 +214,16 @@ def _cycle_violations(adj: _Adjacency) -> list[Violation]:
     return [Violation(first, f"cycle of primary edges through {len(stuck)} unit(s)")]
 
 
-def _terminal_reach_violations(g: nx.DiGraph, adj: _Adjacency) -> list[Violation]:
-    """Units (implicit ones aside) that reach no terminal; implicit units with children. Assumes a DAG."""
+def _terminal_reach_violations(g: nx.DiGraph, adj: _Adjacency, order: list[str]) -> list[Violation]:
+    """Units (implicit ones aside) that reach no terminal; implicit units with children. Assumes a DAG, whose
+    :func:`_primary_order` reversed visits children before parents."""
     out: list[Violation] = []
     reaches: dict[str, bool] = {}
-    nodes = g.nodes
-    for n, d in nodes(data=True):
+    nodes = node_table(g)
+    for n, d in nodes.items():
         if d.get("implicit") and adj.succ[n]:
             out.append(Violation(n, "implicit unit with children"))
-    for n in _post_order(adj.primary):
+    for n in reversed(order):
         d = nodes[n]
         if d["layer"] == "0":
             reaches[n] = True
@@ -224,27 +232,6 @@ def _terminal_reach_violations(g: nx.DiGraph, adj: _Adjacency) -> list[Violation
         if not reaches[n] and not d.get("implicit"):
             out.append(Violation(n, "unit without terminals (not implicit, yet nothing under it is a word)"))
     return sorted(out, key=lambda v: _id_key(v.node or ""))
-
-
-def _post_order(primary: Mapping[str, list[str]]) -> list[str]:
-    """Children before parents over primary edges (iterative; they must form a DAG)."""
-    seen: set[str] = set()
-    order: list[str] = []
-    for start in primary:
-        if start in seen:
-            continue
-        seen.add(start)
-        stack = [(start, iter(primary[start]))]
-        while stack:
-            node, it = stack[-1]
-            child = next(it, None)
-            if child is None:
-                stack.pop()
-                order.append(node)
-            elif child not in seen:
-                seen.add(child)
-                stack.append((child, iter(primary[child])))
-    return order
 
 
 def _id_key(node_id: str) -> tuple[int, int]:
