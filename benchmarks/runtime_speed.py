@@ -18,8 +18,9 @@ identical; the baseline's are recorded with its signature (they differ when its
 default parser decodes differently). This checkout's modules are compiled to
 bytecode first, as ``pip install .`` leaves an installation (the baseline's
 too): an editable install under ``PYTHONDONTWRITEBYTECODE=1`` would otherwise
-compile every samsa module again on every run. Writes
-``benchmarks/results/runtime_speed.json``.
+compile every samsa module again on every run. Every
+round's wall time is recorded beside the medians. Writes ``benchmarks/results/runtime_speed.json``
+(``--out`` another name).
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ def run_once(cmd: list[str], env: dict[str, str], before=None) -> tuple[float, s
 
 
 def in_rounds(probes: dict[str, tuple[list[str], object]], env: dict[str, str], repeat: int) -> dict[str, tuple]:
-    """Median wall time and last output of every probe, running each once per round for ``repeat`` rounds."""
+    """Median wall time, last output and every round's wall time of every probe, running each once per round
+    for ``repeat`` rounds."""
     walls: dict[str, list[float]] = {name: [] for name in probes}
     outs: dict[str, str] = {}
     for r in range(repeat):
@@ -71,13 +73,14 @@ def in_rounds(probes: dict[str, tuple[list[str], object]], env: dict[str, str], 
             wall, outs[name] = run_once(cmd, env, before)
             walls[name].append(wall)
         print(f"round {r + 1}/{repeat}", file=sys.stderr, flush=True)
-    return {name: (statistics.median(w), outs[name]) for name, w in walls.items()}
+    return {name: (statistics.median(w), outs[name], w) for name, w in walls.items()}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--baseline", default=None, help="samsa executable of the installation to compare with")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--out", default="runtime_speed.json", help="result file name under benchmarks/results/")
     args = ap.parse_args()
     samsa = samsa_executable()
     if not compile_checkout():
@@ -154,14 +157,17 @@ def main() -> None:
     timings = in_rounds(probes, env, args.repeat)
     outputs = {}
     for name in configs:
-        wall, out = timings[name]
-        start = timings[f"{name.replace(f'_x{TIMES}', '')}:one"][0]
+        wall, out, rounds = timings[name]
+        start, _, start_rounds = timings[f"{name.replace(f'_x{TIMES}', '')}:one"]
         outputs[name] = [(r["samsa"], r["samsa_abl"]) for r in json.loads(out)]
         row = {"wall_s": round(wall, 2), "startup_s": round(start, 2)}
         lines = n * TIMES if name.startswith(f"warm_x{TIMES}") else n
         if not name.startswith("warm"):
             row["sources_per_s_excl_startup"] = round((lines - 1) / max(wall - start, 1e-9), 1)
         row["pairs_per_s_excl_startup"] = round(4 * (lines - 1) / max(wall - start, 1e-9), 1)
+        # every round, so that a reader sees how far this VM's spells move one command
+        row["wall_s_per_round"] = [round(w, 2) for w in rounds]
+        row["startup_s_per_round"] = [round(w, 2) for w in start_rounds]
         results[name] = row
         print(name, row, file=sys.stderr, flush=True)
     results["startup_gold_one_line_s"] = round(timings["startup_gold"][0], 2)
@@ -187,7 +193,7 @@ def main() -> None:
         results["baseline_scores"] = outputs["baseline"]
         results["baseline_signature"] = baseline_signature
     shutil.rmtree(tmp, ignore_errors=True)
-    print(write_json("runtime_speed.json", results))
+    print(write_json(args.out, results))
 
 
 if __name__ == "__main__":

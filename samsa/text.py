@@ -87,15 +87,17 @@ def _is_boundary(token: str, nxt: str | None) -> bool:
 
 
 def _boundaries(toks: list[str], closers: bool) -> list[int]:
-    """Indices after which a sentence ends."""
+    """Indices after which a sentence ends (only tokens whose last character can end one are tested)."""
     ends: list[int] = []
-    i = 0
-    while i < len(toks):
-        if _is_boundary(toks[i], toks[i + 1] if i + 1 < len(toks) else None):
-            if closers and i + 1 < len(toks) and _CLOSERS.fullmatch(toks[i + 1]):
-                i += 1  # `` sportsman . '' `` : the closing quote ends the sentence with its mark
-            ends.append(i)
-        i += 1
+    n = len(toks)
+    after = 0  # the first index still to test: a closing quote kept with its mark is not tested again
+    for i in [i for i, t in enumerate(toks) if t[-1:] in _END_CHARS]:
+        if i < after or not _is_boundary(toks[i], toks[i + 1] if i + 1 < n else None):
+            continue
+        if closers and i + 1 < n and _CLOSERS.fullmatch(toks[i + 1]):
+            i += 1  # `` sportsman . '' `` : the closing quote ends the sentence with its mark
+        ends.append(i)
+        after = i + 1
     return ends
 
 
