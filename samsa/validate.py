@@ -74,7 +74,7 @@ class _Adjacency:
     order is not the graph's (messages that name one parent read ``g.pred``).
     """
 
-    succ: dict[str, dict[str, dict]]
+    succ: Mapping[str, Mapping[str, dict]]  # the graph's own child table
     pred: dict[str, dict[str, dict]]
     primary: dict[str, list[str]]
 
