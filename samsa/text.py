@@ -90,14 +90,12 @@ def _boundaries(toks: list[str], closers: bool) -> list[int]:
     """Indices after which a sentence ends (only tokens whose last character can end one are tested)."""
     ends: list[int] = []
     n = len(toks)
-    after = 0  # the first index still to test: a closing quote kept with its mark is not tested again
     for i in [i for i, t in enumerate(toks) if t[-1:] in _END_CHARS]:
-        if i < after or not _is_boundary(toks[i], toks[i + 1] if i + 1 < n else None):
+        if not _is_boundary(toks[i], toks[i + 1] if i + 1 < n else None):
             continue
-        if closers and i + 1 < n and _CLOSERS.fullmatch(toks[i + 1]):
-            i += 1  # `` sportsman . '' `` : the closing quote ends the sentence with its mark
-        ends.append(i)
-        after = i + 1
+        # `` sportsman . '' `` : the closing quote ends the sentence with its mark (itself never a boundary: it
+        # holds no mark)
+        ends.append(i + 1 if closers and i + 1 < n and _CLOSERS.fullmatch(toks[i + 1]) else i)
     return ends
 
 

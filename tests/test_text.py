@@ -57,3 +57,33 @@ def test_fkgl_sentence_counts_match_easse_on_turkcorpus(data_dir):
     lines = path.read_text(encoding="utf-8").splitlines()
     assert round(corpus_fkgl(lines), 4) == 5.1218
     assert round(corpus_fkgl(lines, splitter="rule.v1"), 4) == 5.1081
+
+
+def _boundaries_token_by_token(toks, closers):
+    """The splitter's boundary rule applied to every token in turn (how it was written before it learned to
+    skip tokens that cannot end a sentence): the reference the faster scan must equal."""
+    from samsa.text import _CLOSERS, _is_boundary
+
+    ends, i = [], 0
+    while i < len(toks):
+        if _is_boundary(toks[i], toks[i + 1] if i + 1 < len(toks) else None):
+            if closers and i + 1 < len(toks) and _CLOSERS.fullmatch(toks[i + 1]):
+                i += 1
+            ends.append(i)
+        i += 1
+    return ends
+
+
+@pytest.mark.parametrize("closers", [False, True])
+def test_boundary_scan_equals_the_token_by_token_rule(closers):
+    import random
+
+    from samsa.text import _boundaries
+
+    # marks, closers right after marks, abbreviations, initials, openers and capitals: every branch of the rule
+    vocab = [".", "!", "?", "''", '"', ")", "]", "'", "”", "».", "Dr.", "U.S.", "J.", "end.", "end.''", "(",
+             "“Hi", "He", "he", "42", "x", "Stop!", ".)", "?'"]  # fmt: skip
+    rng = random.Random(7)
+    for _ in range(3000):
+        toks = [rng.choice(vocab) for _ in range(rng.randint(0, 12))]
+        assert _boundaries(toks, closers) == _boundaries_token_by_token(toks, closers), toks
