@@ -66,26 +66,25 @@ def children(
 
 def is_scene(g: nx.DiGraph, unit: str) -> bool:
     """A unit with an outgoing P or S edge (remote included, any category of the edge)."""
-    data = node_table(g)[unit]
-    if data["layer"] != "1" or data["type"] != "FN":
-        return False
-    return any(not MAIN_RELATION_TAGS.isdisjoint(d["categories"]) for d in child_table(g)[unit].values())
+    return _is_scene_row(node_table(g)[unit], child_table(g)[unit])
+
+
+def _is_scene_row(data: dict, kids: dict) -> bool:
+    """:func:`is_scene` on one node's attributes and its child edges, as networkx stores them."""
+    return (
+        data["layer"] == "1"
+        and data["type"] == "FN"
+        and any(not MAIN_RELATION_TAGS.isdisjoint(d["categories"]) for d in kids.values())
+    )
 
 
 def scenes(g: nx.DiGraph) -> list[str]:
     """All scene units in node-ID order (the order of the text for gold and parsed passages).
 
-    :func:`is_scene` over every node in one pass over networkx's dictionaries (this runs on every
-    parsed sentence)."""
+    One pass over networkx's dictionaries instead of :func:`is_scene`'s lookups per node (this runs on
+    every parsed sentence)."""
     succ = child_table(g)
-    found = [
-        n
-        for n, data in node_table(g).items()
-        if data["layer"] == "1"
-        and data["type"] == "FN"
-        and any(not MAIN_RELATION_TAGS.isdisjoint(d["categories"]) for d in succ[n].values())
-    ]
-    return sorted(found, key=node_key)
+    return sorted((n for n, data in node_table(g).items() if _is_scene_row(data, succ[n])), key=node_key)
 
 
 def main_relations(g: nx.DiGraph, scene: str) -> list[str]:

@@ -67,12 +67,12 @@ def tokenize(text: str, tokenizer: str = "wordpunct") -> list[str]:
     return fn(text)
 
 
-#: the last character of every token ``_END`` matches: a cheap test that settles most tokens before the regex
+#: the last character of every token ``_END`` matches (:func:`_boundaries` tests only such tokens)
 _END_CHARS = frozenset(".!?\"'”’»)]")
 
 
 def _is_boundary(token: str, nxt: str | None) -> bool:
-    if token[-1:] not in _END_CHARS or not _END.search(token):
+    if not _END.search(token):
         return False
     if nxt is None:
         return True
