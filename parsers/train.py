@@ -149,6 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument(
+        "--hidden",
+        type=int,
+        default=200,
+        help="BiLSTM size per direction (a parse's recurrent arithmetic grows with its square)",
+    )
     ap.add_argument("--limit", type=int, default=None, help="use only N training files (smoke tests)")
     ap.add_argument(
         "--encoder",
@@ -256,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"train {len(train)} (silver {len(train) - gold_count}) dev {len(dev_graphs)} labels {len(vocab.labels)} "
           f"words {len(vocab.words)} "
           f"remotes {vocab.remotes} ({time.time() - start:.0f}s)", file=sys.stderr, flush=True)  # fmt: skip
-    model = SpanModel(vocab, encoder_layers=layers, encoder_dim=encoder.dim if encoder else 0,
+    model = SpanModel(vocab, hidden=args.hidden, encoder_layers=layers, encoder_dim=encoder.dim if encoder else 0,
                       styles=len(STYLES) if args.styles else 0, vectors=not args.no_vectors,
                       finetune=finetune)  # fmt: skip
     init = continue_from(model, vocab, Path(args.init)) if args.init else None

@@ -13,8 +13,10 @@ def test_training_smoke_run_writes_loadable_npz_weights(tmp_path, data_dir):
     from samsa.graph import tokens
 
     out = tmp_path / "tiny.npz"
-    assert main(["--data", str(data_dir), "--out", str(out), "--limit", "12", "--epochs", "1", "--threads", "1"]) == 0
+    argv = ["--data", str(data_dir), "--out", str(out), "--limit", "12", "--epochs", "1", "--threads", "1"]
+    assert main([*argv, "--hidden", "24"]) == 0
     parser = BuiltinParser(weights=out)
+    assert parser.net.hidden == 24 and parser.net.layers[0][1].shape == (2, 24, 96)  # recurrent weights, 4 gates
     assert parser.meta["train_files"] == 12 and parser.meta["stopped"] == "--epochs 1 done"
     assert len(parser.meta["history"]) == 1 and 0 <= parser.meta["history"][0]["dev_pooled_f1"] <= 1
     (g,) = parser.parse([["John", "went", "home", "."]])
