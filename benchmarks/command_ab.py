@@ -19,7 +19,6 @@ its parser signature. Writes ``benchmarks/results/<--out>``.
 from __future__ import annotations
 
 import argparse
-import compileall
 import json
 import os
 import statistics
@@ -31,15 +30,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _data import DATA, write_json
+from _data import HSPLIT_SOURCES, HSPLIT_SYSTEMS, ROOT, compile_checkout, write_json
 
-ROOT = Path(__file__).resolve().parents[1]
 START = "from samsa.cli import console; console()"
-
-
-def compile_checkout(root: Path) -> bool:
-    """Bytecode for a checkout's packages (written even under ``PYTHONDONTWRITEBYTECODE``)."""
-    return all(compileall.compile_dir(root / pkg, quiet=1) for pkg in ("samsa", "aligners", "parsers"))
 
 
 def run(root: Path, argv: list[str], cache: Path) -> tuple[float, list[dict]]:
@@ -66,10 +59,8 @@ def main() -> None:
     roots = {"this": ROOT, "other": Path(args.other).resolve()}
     if not all(compile_checkout(r) for r in roots.values()):
         raise SystemExit("could not compile a checkout's modules")
-    src = DATA / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig"
-    systems = [DATA / "hsplit" / "HSplit" / f"HSplit{k}_full" for k in range(1, 5)]
-    argv = ["score", "--source", str(src), "--system", *map(str, systems), "--tokenizer", "none", "--json",
-            "--jobs", str(args.jobs), "--quiet"]  # fmt: skip
+    argv = ["score", "--source", str(HSPLIT_SOURCES), "--system", *map(str, HSPLIT_SYSTEMS), "--tokenizer", "none",
+            "--json", "--jobs", str(args.jobs), "--quiet"]  # fmt: skip
     cache = Path(tempfile.mkdtemp(prefix="samsa-ab-")) / "cache.sqlite"
     walls: dict[str, list[float]] = {name: [] for name in roots}
     outputs: dict[str, list[dict]] = {}

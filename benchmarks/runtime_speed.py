@@ -26,7 +26,6 @@ round's wall time is recorded beside the medians. Writes ``benchmarks/results/ru
 from __future__ import annotations
 
 import argparse
-import compileall
 import json
 import math
 import os
@@ -40,16 +39,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _data import DATA, samsa_executable, write_json
+from _data import HSPLIT_SOURCES, HSPLIT_SYSTEMS, ROOT, compile_checkout, samsa_executable, write_json
 
-ROOT = Path(__file__).resolve().parents[1]
 TIMES = 10  # the longer warm workload: HSplit's sources and systems repeated
-
-
-def compile_checkout() -> bool:
-    """Bytecode for this checkout's packages (written even under ``PYTHONDONTWRITEBYTECODE``), for the
-    interpreter running this script, which is the one the timed ``samsa`` runs on (same virtualenv)."""
-    return all(compileall.compile_dir(ROOT / pkg, quiet=1) for pkg in ("samsa", "aligners", "parsers"))
 
 
 def run_once(cmd: list[str], env: dict[str, str], before=None) -> tuple[float, str]:
@@ -86,8 +78,7 @@ def main() -> None:
     if not compile_checkout():
         raise SystemExit("could not compile this checkout's modules")
     tmp = Path(tempfile.mkdtemp(prefix="samsa-speed-"))
-    src = DATA / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig"
-    systems = [DATA / "hsplit" / "HSplit" / f"HSplit{k}_full" for k in range(1, 5)]
+    src, systems = HSPLIT_SOURCES, HSPLIT_SYSTEMS
     one = tmp / "one"
     one.mkdir()
     (one / "src.txt").write_text(src.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")

@@ -42,7 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _data import DATA, write_json
+from _data import HSPLIT_SOURCES, HSPLIT_SYSTEMS, write_json
 
 #: the instrumented ``samsa``: timestamps (time.time()) appended to $TIMELINE by the process and its workers
 PROBE = r"""
@@ -119,8 +119,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
-    src = DATA / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig"
-    systems = [str(DATA / "hsplit" / "HSplit" / f"HSplit{k}_full") for k in range(1, 5)]
+    src, systems = HSPLIT_SOURCES, [str(p) for p in HSPLIT_SYSTEMS]
     runs: dict[str, list[dict[str, float]]] = {"executable": [], "allocator_default": []}
     # glibc's own knobs in the environment would switch tune_allocator off in both configurations
     env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_") and k != "GLIBC_TUNABLES"}
