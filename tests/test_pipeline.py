@@ -145,14 +145,15 @@ IMPORTS = """
 import sys
 from samsa.cli import main
 main({args!r})
-heavy = sorted(m for m in ("spacy", "torch", "thinc", "parsers.builtin.runtime", "parsers.builtin") if m in sys.modules)
-print(heavy)
+heavy = ("spacy", "torch", "thinc", "parsers.builtin.runtime", "parsers.builtin", "rapidfuzz")
+print(sorted(m for m in heavy if m in sys.modules))
 """
 
 
 @pytest.mark.parametrize("args", [["score", "--ucca", "fixtures/ucca/paper", "--system", "fixtures/paper_outputs.txt",
                                    "--quiet"], ["cache", "info"]])  # fmt: skip
 def test_gold_scoring_imports_neither_spacy_nor_the_parser_runtime(args):
+    # nor rapidfuzz, which only the LD metrics of `evaluate` use
     code = IMPORTS.format(args=args)
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=_root())
     assert res.returncode == 0, res.stderr
@@ -364,6 +365,30 @@ def test_pool_loads_the_parser_once_in_the_parent_before_forking_and_only_to_par
     finally:
         pool.close()
     assert _CountingParser.loads == 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the pool forks on Linux only")
+def test_pool_workers_exit_once_the_last_chunk_is_done_and_a_later_map_gets_a_fresh_pool():
+    import multiprocessing as mp
+    import time
+
+    from samsa.executors import Item, Job, PoolExecutor
+
+    job = Job(parser=_CountingParser(), score=False)
+    tasks = [[Item("parse", ["a", "b"])], [Item("parse", ["c"])], [Item("parse", ["d"])]]
+    others = set(mp.active_children())  # children of other tests, if any
+    pool = PoolExecutor(job, 2)
+    try:
+        first = [tokens(r[0].graph) for r in pool.map(tasks, "all")]
+        deadline = time.monotonic() + 30
+        while set(mp.active_children()) - others and time.monotonic() < deadline:  # exiting without close()
+            time.sleep(0.05)
+        assert set(mp.active_children()) - others == set()
+        second = [tokens(r[0].graph) for r in pool.map(tasks, "all")]
+    finally:
+        pool.close()
+        _CountingParser.loads = 0
+    assert first == second == [["a", "b"], ["c"], ["d"]]
 
 
 class _FreezeReportingParser(_CountingParser):

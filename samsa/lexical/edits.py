@@ -5,15 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rapidfuzz.distance import Levenshtein
-
 from samsa.errors import InputError
 
 __all__ = ["SplitStats", "compression_ratio", "levenshtein", "mean_ld", "split_stats"]
 
 
 def levenshtein(a: str, b: str) -> int:
-    """Unit-cost character edit distance (insert, delete, substitute), as ``nltk.edit_distance``."""
+    """Unit-cost character edit distance (insert, delete, substitute), as ``nltk.edit_distance``.
+
+    rapidfuzz is imported here, not with the module: every ``samsa`` command imports this package for its
+    options, and only the LD metrics need rapidfuzz (about 8 ms of each command's start-up otherwise)."""
+    from rapidfuzz.distance import Levenshtein
+
     return Levenshtein.distance(a, b)
 
 
@@ -21,7 +24,10 @@ def mean_ld(outputs: Sequence[str], targets: Sequence[Sequence[str]]) -> float:
     """Mean over sentences of the distance to the closest target (LD_SC: targets = [source])."""
     if not outputs:
         raise InputError(None, None, "no sentences")
-    return sum(min(levenshtein(o, t) for t in ts) for o, ts in zip(outputs, targets, strict=True)) / len(outputs)
+    from rapidfuzz.distance import Levenshtein  # imported on use: see levenshtein()
+
+    distance = Levenshtein.distance
+    return sum(min(distance(o, t) for t in ts) for o, ts in zip(outputs, targets, strict=True)) / len(outputs)
 
 
 def compression_ratio(orig: Sequence[str], sys: Sequence[str]) -> float:
