@@ -31,7 +31,7 @@ from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _data import DATA, write_json
+from _data import DATA, HSPLIT_SOURCES, HSPLIT_SYSTEMS, write_json
 
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = {"validate": "samsa/validate.py", "queries": "samsa/queries.py", "text": "samsa/text.py"}
@@ -84,12 +84,12 @@ def main() -> None:
     from samsa.ucca_xml import load_passage
 
     other = {name: load_other(args.other.resolve(), name, rel) for name, rel in MODULES.items()}
-    sources = (DATA / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig").read_text("utf-8").splitlines()
+    sources = HSPLIT_SOURCES.read_text("utf-8").splitlines()
     parsed = BuiltinParser(pipeline="fast").parse(sources)
     gold = [load_passage(p) for p in sorted((DATA / "ucca" / "20k" / "test").glob("*.xml"))]
     graphs = parsed + gold
     lines = [line for k in range(1, 5)
-             for line in (DATA / "hsplit" / "HSplit" / f"HSplit{k}_full").read_text("utf-8").splitlines()]  # fmt: skip
+             for line in HSPLIT_SYSTEMS[k - 1].read_text("utf-8").splitlines()]  # fmt: skip
 
     def messages(module: ModuleType, g) -> list[tuple[str | None, str]]:
         return [(v.node, v.message) for v in module.violations(g)]

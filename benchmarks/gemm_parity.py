@@ -27,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _data import DATA, write_json
+from _data import DATA, HSPLIT_SOURCES, write_json
 from parser_eval import SETS, STYLE, TEST_SETS
 
 BACKENDS = ("blis", "numpy")
@@ -101,7 +101,7 @@ def main() -> None:
     from samsa.ucca_xml import list_passage_files, load_passage
 
     inputs = {s: [tokens(load_passage(f)) for f in list_passage_files(DATA / SETS[s])] for s in TEST_SETS}
-    inputs["hsplit_sources"] = read_lines(DATA / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig")
+    inputs["hsplit_sources"] = read_lines(HSPLIT_SOURCES)
     command = "python benchmarks/gemm_parity.py" + (f" --pipeline {args.pipeline}" if args.pipeline != "fast" else "")
     result: dict = {"command": command, "pipeline": args.pipeline, "repeat": args.repeat}
     with threadpool_limits(1):

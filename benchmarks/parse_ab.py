@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _data import DATA, write_json
+from _data import HSPLIT_SOURCES, write_json
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -66,7 +66,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--json", default="parse_ab.json", help="result file name under benchmarks/results/")
     args = ap.parse_args()
-    src = DATA / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig"
+    src = HSPLIT_SOURCES
     checkouts = {"this": ROOT, "other": args.other.resolve()}
     runs: dict[str, list[dict]] = {name: [] for name in checkouts}
     for r in range(args.rounds):

@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _data import DATA, write_json
+from _data import DATA, HSPLIT_SOURCES, write_json
 
 
 def fresh(code: str, setup: str = "") -> float:
@@ -132,7 +132,7 @@ def main() -> None:
     from samsa.ucca_xml import list_passage_files, load_passage
 
     parser = BuiltinParser()
-    hsplit_src = read_lines(DATA / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig")
+    hsplit_src = read_lines(HSPLIT_SOURCES)
     sets = {
         "wiki_test": [tokens(load_passage(f)) for f in list_passage_files(DATA / "ucca" / "wiki" / "test")],
         "20k_test": [tokens(load_passage(f)) for f in list_passage_files(DATA / "ucca" / "20k" / "test")],
