@@ -1,7 +1,7 @@
 """Where the runtime's time goes: parser throughput, its stages, the warm-cache path and start-up pieces.
 
 Usage:
-    python benchmarks/runtime_profile.py
+    python benchmarks/runtime_profile.py [--out NAME]
 
 One process, BLAS at one thread, the shipped weights. Reported:
 - ``BuiltinParser.parse`` sentences/s on Wiki test and 20K test (gold tokens) and on the 359 HSplit
@@ -19,11 +19,12 @@ One process, BLAS at one thread, the shipped weights. Reported:
 - the interpreter's shutdown after loading the parser and parsing one sentence (from the script's
   last line to the process's end, median of 5), plainly and with the heap frozen first, as the
   ``samsa`` executable ends.
-Writes ``benchmarks/results/runtime_profile.json``.
+Writes ``benchmarks/results/runtime_profile.json`` (``--out`` another name).
 """
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import tempfile
@@ -120,6 +121,9 @@ def padding(parser, sources: list[str]) -> dict[str, int]:
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default="runtime_profile.json", help="result file name under benchmarks/results/")
+    args = ap.parse_args()
     from threadpoolctl import threadpool_limits
 
     from parsers.builtin import BuiltinParser
@@ -138,7 +142,7 @@ def main() -> None:
         "20k_test": [tokens(load_passage(f)) for f in list_passage_files(DATA / "ucca" / "20k" / "test")],
         "hsplit_sources": hsplit_src,
     }
-    result: dict[str, object] = {"command": "python benchmarks/runtime_profile.py"}
+    result: dict[str, object] = {"command": " ".join(["python benchmarks/runtime_profile.py", *sys.argv[1:]])}
     with threadpool_limits(1):
         for name, sents in sets.items():
             parser.parse(sents)  # first pass: spaCy and caches warm
@@ -204,7 +208,7 @@ def main() -> None:
         "the_same_with_the_heap_frozen_first": shutdown(parsed + "\nimport gc\ngc.freeze()"),
     }
     print(result, file=sys.stderr)
-    print(write_json("runtime_profile.json", result))
+    print(write_json(args.out, result))
 
 
 if __name__ == "__main__":
