@@ -33,7 +33,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _data import DATA, HSPLIT_SOURCES, HSPLIT_SYSTEMS, write_json
 
-ROOT = Path(__file__).resolve().parents[1]
 MODULES = {"validate": "samsa/validate.py", "queries": "samsa/queries.py", "text": "samsa/text.py"}
 
 
@@ -88,8 +87,7 @@ def main() -> None:
     parsed = BuiltinParser(pipeline="fast").parse(sources)
     gold = [load_passage(p) for p in sorted((DATA / "ucca" / "20k" / "test").glob("*.xml"))]
     graphs = parsed + gold
-    lines = [line for k in range(1, 5)
-             for line in HSPLIT_SYSTEMS[k - 1].read_text("utf-8").splitlines()]  # fmt: skip
+    lines = [line for path in HSPLIT_SYSTEMS for line in path.read_text("utf-8").splitlines()]
 
     def messages(module: ModuleType, g) -> list[tuple[str | None, str]]:
         return [(v.node, v.message) for v in module.violations(g)]

@@ -26,9 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _data import HSPLIT_SOURCES, write_json
-
-ROOT = Path(__file__).resolve().parents[1]
+from _data import HSPLIT_SOURCES, ROOT, write_json
 
 PROBE = """
 import hashlib, json, sys, time
