@@ -16,7 +16,8 @@ def test_training_smoke_run_writes_loadable_npz_weights(tmp_path, data_dir):
     argv = ["--data", str(data_dir), "--out", str(out), "--limit", "12", "--epochs", "1", "--threads", "1"]
     assert main([*argv, "--hidden", "24"]) == 0
     parser = BuiltinParser(weights=out)
-    assert parser.net.hidden == 24 and parser.net.layers[0][1].shape == (2, 24, 96)  # recurrent weights, 4 gates
+    layer = parser.net.layers[0]  # recurrent weights: three sigmoid gates and the cell input
+    assert parser.net.hidden == 24 and layer.w_hh_sigmoid.shape == (2, 24, 72) and layer.w_hh_cell.shape == (2, 24, 24)
     assert parser.meta["train_files"] == 12 and parser.meta["stopped"] == "--epochs 1 done"
     assert len(parser.meta["history"]) == 1 and 0 <= parser.meta["history"][0]["dev_pooled_f1"] <= 1
     (g,) = parser.parse([["John", "went", "home", "."]])

@@ -20,7 +20,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from parsers.builtin.features import Featurized, Vocab
 
 __all__ = [
     "FORMATS",
+    "LstmLayer",
     "NumpySpanNet",
     "SpanRows",
     "batch_span_log_probs",
@@ -66,6 +67,19 @@ class SpanRows:
     start: np.ndarray
     end: np.ndarray
     log_probs: np.ndarray | None = None
+
+
+class LstmLayer(NamedTuple):
+    """One BiLSTM layer's weights, both directions stacked on a leading axis of 2, the three sigmoid gates
+    (i, f, o) apart from the cell input (g): each step's gate arithmetic then runs over contiguous arrays
+    (numpy's ``exp`` over a strided block of columns ran a quarter slower than over the whole)."""
+
+    w_ih_sigmoid: np.ndarray  # (2, in, 3H)
+    w_ih_cell: np.ndarray  # (2, in, H)
+    w_hh_sigmoid: np.ndarray  # (2, H, 3H)
+    w_hh_cell: np.ndarray  # (2, H, H)
+    bias_sigmoid: np.ndarray  # (2, 1, 3H)
+    bias_cell: np.ndarray  # (2, 1, H)
 
 
 def span_rows(lengths: Sequence[int]) -> SpanRows:
@@ -110,17 +124,23 @@ class NumpySpanNet:
             self.mix = (mix / mix.sum() * self.s["mix_gamma"][0]).astype(np.float32)
         self.styles = int(config.get("styles", 0))
         # both directions of a layer run in one loop: weights stacked on a leading axis of 2
-        self.layers = []
-        for k in range(2):
-            names = [f"lstm.{w}_l{k}{suffix}" for suffix in ("", "_reverse") for w in ("weight_ih", "weight_hh")]
-            w_ih = np.stack([self.s[names[0]].T, self.s[names[2]].T])  # (2, in, 4H)
-            w_hh = np.stack([self.s[names[1]].T, self.s[names[3]].T])  # (2, H, 4H)
-            bias = np.stack([self.s[f"lstm.bias_ih_l{k}{d}"] + self.s[f"lstm.bias_hh_l{k}{d}"]
-                             for d in ("", "_reverse")])  # fmt: skip
-            self.layers.append((np.ascontiguousarray(w_ih), np.ascontiguousarray(w_hh), bias[:, None, :]))
+        self.layers = [self._layer(k) for k in range(2)]
         first = self.s["classify.0.weight"]
         self.first_fwd = np.ascontiguousarray(first[:, : self.hidden].T)
         self.first_bwd = np.ascontiguousarray(first[:, self.hidden :].T)
+
+    def _layer(self, k: int) -> LstmLayer:
+        """BiLSTM layer ``k``'s weights, both directions stacked, split from torch's gate order (i, f, g, o)
+        into the three sigmoid gates (i, f, o) and the cell input g."""
+        hid = self.hidden
+        parts = (np.r_[0 : 2 * hid, 3 * hid : 4 * hid], np.r_[2 * hid : 3 * hid])
+
+        def stacked(name: str) -> np.ndarray:  # (2, in, 4H) or (2, 1, 4H)
+            both = [self.s[f"lstm.{name}_l{k}{d}"] for d in ("", "_reverse")]
+            return np.stack([w.T for w in both]) if both[0].ndim == 2 else np.stack(both)[:, None, :]
+
+        w_ih, w_hh, bias = stacked("weight_ih"), stacked("weight_hh"), stacked("bias_ih") + stacked("bias_hh")
+        return LstmLayer(*(np.ascontiguousarray(w[..., cols]) for w in (w_ih, w_hh, bias) for cols in parts))
 
     def _inputs(self, batch: Sequence[Featurized]) -> tuple[np.ndarray, np.ndarray]:
         lengths = np.array([len(f.words) + 2 for f in batch])
@@ -143,41 +163,49 @@ class NumpySpanNet:
             x[b, n + 1] = boundary[1]
         return x, lengths
 
-    def _bilstm_layer(self, x: np.ndarray, rev: np.ndarray, layer: int) -> np.ndarray:
-        """One bidirectional layer over padded ``x`` (B, T, D) -> (B, T, 2H).
+    def _bilstm_layer(self, x: np.ndarray, rev: np.ndarray, active: np.ndarray, layer: int) -> np.ndarray:
+        """One bidirectional layer over padded ``x`` (B, T, D) -> (B, T, 2H), rows longest first.
 
         The backward direction reads each sentence reversed within its own
         length (``rev``), so padding never reaches a real position: the same
         result as PyTorch's packed sequences. Both directions run in one loop
         (weights stacked on a leading axis), time-major, with in-place gate
-        arithmetic: the loop is the runtime's hot spot.
+        arithmetic: the loop is the runtime's hot spot. As in a packed
+        sequence, step ``t`` computes only the ``active[t]`` rows still inside
+        their sentence (a prefix: rows come longest first); padded positions
+        stay 0, and nothing real reads them.
         """
-        w_ih, w_hh, bias = self.layers[layer]
+        w = self.layers[layer]
         bsz, width, _ = x.shape
         hid = self.hidden
         rows = np.arange(bsz)[:, None]
         both = np.stack([x, x[rows, rev]]).transpose(0, 2, 1, 3)  # (2, T, B, D), time-major
-        gates_x = (np.ascontiguousarray(both).reshape(2, width * bsz, -1) @ w_ih + bias).reshape(2, width, bsz, -1)
+        both = np.ascontiguousarray(both).reshape(2, width * bsz, -1)
+        sig_x = (both @ w.w_ih_sigmoid + w.bias_sigmoid).reshape(2, width, bsz, -1)
+        cell_x = (both @ w.w_ih_cell + w.bias_cell).reshape(2, width, bsz, -1)
         h = np.zeros((2, bsz, hid), dtype=np.float32)
         c = np.zeros_like(h)
-        gates = np.empty((2, bsz, 4 * hid), dtype=np.float32)
-        cell = np.empty_like(h)
-        out = np.empty((2, width, bsz, hid), dtype=np.float32)
+        sig_all = np.empty((2, bsz, 3 * hid), dtype=np.float32)
+        cell_all = np.empty_like(h)
+        out = np.zeros((2, width, bsz, hid), dtype=np.float32)
         for t in range(width):
-            np.matmul(h, w_hh, out=gates)
-            gates += gates_x[:, t]
-            np.tanh(gates[..., 2 * hid : 3 * hid], out=cell)  # g
-            # sigmoid of all four blocks in place (the g block is not read again)
-            np.negative(gates, out=gates)
-            np.exp(gates, out=gates)
-            gates += 1.0
-            np.reciprocal(gates, out=gates)
-            c *= gates[..., hid : 2 * hid]  # f * c
-            cell *= gates[..., :hid]  # i * g
-            c += cell
-            np.tanh(c, out=h)
-            h *= gates[..., 3 * hid :]  # o * tanh(c)
-            out[:, t] = h
+            k = active[t]
+            sig, cell, hk, ck = sig_all[:, :k], cell_all[:, :k], h[:, :k], c[:, :k]
+            np.matmul(hk, w.w_hh_sigmoid, out=sig)
+            sig += sig_x[:, t, :k]
+            np.matmul(hk, w.w_hh_cell, out=cell)
+            cell += cell_x[:, t, :k]
+            np.tanh(cell, out=cell)  # g
+            np.negative(sig, out=sig)  # i, f, o: the sigmoid in place
+            np.exp(sig, out=sig)
+            sig += 1.0
+            np.reciprocal(sig, out=sig)
+            ck *= sig[..., hid : 2 * hid]  # f * c
+            cell *= sig[..., :hid]  # i * g
+            ck += cell
+            np.tanh(ck, out=hk)
+            hk *= sig[..., 2 * hid :]  # o * tanh(c)
+            out[:, t, :k] = hk
         fwd = out[0].transpose(1, 0, 2)
         bwd = out[1].transpose(1, 0, 2)[rows, rev]
         return np.concatenate([fwd, bwd], axis=-1)
@@ -185,11 +213,15 @@ class NumpySpanNet:
     def encode(self, batch: Sequence[Featurized]) -> tuple[np.ndarray, list[int]]:
         """Fencepost features (B, n+1, 2H) for a batch of sentences, as ``SpanModel.encode``."""
         x, lengths = self._inputs(batch)
+        longest_first = np.argsort(-lengths, kind="stable")
+        x, sorted_lengths = x[longest_first], lengths[longest_first]
         width = x.shape[1]
         t = np.arange(width)[None, :]
-        rev = np.where(t < lengths[:, None], lengths[:, None] - 1 - t, t)
+        rev = np.where(t < sorted_lengths[:, None], sorted_lengths[:, None] - 1 - t, t)
+        active = (sorted_lengths[None, :] > t.T).sum(axis=1)  # rows still inside their sentence at each step
         for layer in range(2):
-            x = self._bilstm_layer(x, rev, layer)
+            x = self._bilstm_layer(x, rev, active, layer)
+        x = x[np.argsort(longest_first)]
         fwd, bwd = x[..., : self.hidden], x[..., self.hidden :]
         fence = np.concatenate([fwd[:, :-1], bwd[:, 1:]], axis=-1)
         return fence, [int(n) - 2 for n in lengths]
