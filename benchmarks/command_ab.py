@@ -2,18 +2,19 @@
 
 Usage:
     git worktree add /tmp/other <revision>          # or a copy with another weights file in place
-    python benchmarks/command_ab.py --other /tmp/other [--rounds 9] [--jobs 2] [--out command_ab.json]
+    python benchmarks/command_ab.py --other /tmp/other [--rounds 9] [--jobs 2] [--dask] [--out command_ab.json]
 
 Why: ``runtime_speed.py`` compares this checkout with an installed release; this compares two checkouts on
 the same interpreter and virtualenv, so that what differs between them is the code or a weights file (a
 candidate network, say: copy its file over ``parsers/builtin/weights/ucca-span-v2-scenes.npz`` in the other
 checkout and it becomes that checkout's ``fast``). The workload is ``runtime_speed.py``'s: the 359 HSplit
 sources (raw text, parsed by the default parser) x the 4 HSplit references, exact aligner, a fresh parse
-cache for every run. Each round runs the command once per checkout (``PYTHONPATH`` pointing at it, started
-as the ``samsa`` executable starts, ``samsa.cli.console``), the order alternating between rounds, so that a
-slow spell of the shared VM hits both. Both checkouts' bytecode is compiled first. Records every round's
-wall time, the medians, in how many rounds this checkout was faster, each checkout's SAMSA per system and
-its parser signature. Writes ``benchmarks/results/<--out>``.
+cache for every run; ``--dask``: on a LocalCluster of ``--jobs`` workers (``--dask local``; the cluster's
+start is part of the command) instead of the process pool. Each round runs the command once per checkout
+(``PYTHONPATH`` pointing at it, started as the ``samsa`` executable starts, ``samsa.cli.console``), the order
+alternating between rounds, so that a slow spell of the shared VM hits both. Both checkouts' bytecode is
+compiled first. Records every round's wall time, the medians, in how many rounds this checkout was faster,
+each checkout's SAMSA per system and its parser signature. Writes ``benchmarks/results/<--out>``.
 """
 
 from __future__ import annotations
@@ -54,13 +55,15 @@ def main() -> None:
     ap.add_argument("--other", required=True, help="the other checkout (a git worktree)")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--dask", action="store_true", help="run the command on a local Dask cluster of --jobs "
+                    "workers (--dask local; needs the dask extra) instead of a process pool")  # fmt: skip
     ap.add_argument("--out", default="command_ab.json", help="result file name under benchmarks/results/")
     args = ap.parse_args()
     roots = {"this": ROOT, "other": Path(args.other).resolve()}
     if not all(compile_checkout(r) for r in roots.values()):
         raise SystemExit("could not compile a checkout's modules")
     argv = ["score", "--source", str(HSPLIT_SOURCES), "--system", *map(str, HSPLIT_SYSTEMS), "--tokenizer", "none",
-            "--json", "--jobs", str(args.jobs), "--quiet"]  # fmt: skip
+            "--json", "--jobs", str(args.jobs), "--quiet", *(["--dask", "local"] if args.dask else [])]  # fmt: skip
     cache = Path(tempfile.mkdtemp(prefix="samsa-ab-")) / "cache.sqlite"
     walls: dict[str, list[float]] = {name: [] for name in roots}
     outputs: dict[str, list[dict]] = {}
@@ -76,6 +79,7 @@ def main() -> None:
         "command": "python benchmarks/command_ab.py " + " ".join(sys.argv[1:]),
         "workload": "HSplit: 359 TurkCorpus sources (raw text) x 4 HSplit references, exact aligner, cold cache",
         "jobs": args.jobs,
+        "executor": "dask local" if args.dask else "process pool",
         "rounds": args.rounds,
         "cpus": os.cpu_count(),
         "wall_s_median": medians,

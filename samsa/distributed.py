@@ -13,15 +13,20 @@ with one thread each; any other string is a scheduler address
 (README, "Scoring on a cluster"). The workers of a LocalCluster started here
 run samsa's tasks only, so, like the ``samsa`` executable, they let spaCy's
 network library find no PyTorch (:func:`samsa.cli.startup.hide_torch_from_thinc`:
-seconds and 100-200 MB per worker where PyTorch is installed); workers of
+seconds and 100-200 MB per worker where PyTorch is installed) and have glibc's
+allocator reuse large freed blocks (:func:`samsa.cli.startup.allocator_environ`:
+Dask's default environment for its workers has every parser temporary above
+128 KiB mapped afresh: docs/BENCHMARKS.md, "Scaling"); workers of
 a cluster given by address are left as they are, since other tasks may share them.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from samsa.errors import PluginUnavailable
@@ -58,6 +63,22 @@ class SamsaWorkerPlugin(_PluginBase):  # type: ignore[misc,valid-type]
         workers[self.name] = Worker(self.job)
 
 
+@contextmanager
+def _environ_kept(names: Iterable[str]) -> Iterator[None]:
+    """``os.environ``'s ``names`` as they were before the block. Dask's nanny sets its workers' environment
+    in the process that starts them, for good: left there, a later cluster, or :func:`tune_allocator
+    <samsa.cli.startup.tune_allocator>`'s check, would take Dask's glibc setting for the user's own."""
+    saved = {name: os.environ.get(name) for name in names}
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def _run_on_dask_worker(name: str, items: list[Item], want: str) -> list[ItemResult]:
     from distributed import get_worker
 
@@ -75,8 +96,16 @@ class DaskExecutor:
         self.job = job
         self.cluster = None
         if address == "local":
-            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        dashboard_address=None)  # fmt: skip
+            import dask
+
+            from samsa.cli.startup import allocator_environ
+
+            # the nanny spawns each worker with this environment (Dask's own: one BLAS thread, a 64 KiB trim
+            # threshold) read when it is created; samsa's allocator setting replaces that threshold
+            environ = {**dask.config.get("distributed.nanny.pre-spawn-environ", {}), **allocator_environ()}
+            with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}), _environ_kept(environ):
+                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                            dashboard_address=None)  # fmt: skip
             self.client = Client(self.cluster)
         else:
             self.client = Client(address)

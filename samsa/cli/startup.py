@@ -27,7 +27,8 @@ the process for reuse (:func:`tune_allocator`): the parser's numpy
 temporaries (the BiLSTM's input projections, some 1-13 MB a batch) are above
 glibc's default mmap threshold, so each one was mapped afresh, faulted in page
 by page and unmapped again: system time spent on every batch (docs/BENCHMARKS.md,
-"Where the time goes").
+"Where the time goes"). The workers of a LocalCluster samsa starts get the same
+setting through their environment (:func:`allocator_environ`, :mod:`samsa.distributed`).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-__all__ = ["defer_spacy_cli", "hide_torch_from_thinc", "tune_allocator"]
+__all__ = ["allocator_environ", "defer_spacy_cli", "hide_torch_from_thinc", "tune_allocator"]
 
 _NAMES = ("spacy.cli.info", "spacy.cli")
 
@@ -206,14 +207,7 @@ def tune_allocator() -> bool:
     environment sets glibc's own knobs (any ``MALLOC_*`` variable or
     ``GLIBC_TUNABLES``): those win.
     """
-    if not sys.platform.startswith("linux") or "GLIBC_TUNABLES" in os.environ:
-        return False
-    if any(name.startswith("MALLOC_") for name in os.environ):
-        return False
-    try:
-        if not os.confstr("CS_GNU_LIBC_VERSION"):
-            return False
-    except (ValueError, OSError):  # no such name: not glibc
+    if not _allocator_is_ours():
         return False
     import ctypes
 
@@ -224,3 +218,26 @@ def tune_allocator() -> bool:
     mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
     # the mmap threshold first: setting either one fixes both (glibc stops adjusting them itself)
     return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+
+
+def allocator_environ() -> dict[str, str]:
+    """The environment that gives a new process :func:`tune_allocator`'s setting from its start (glibc reads
+    these variables then): for worker processes that samsa starts itself and that do not fork from the
+    executable (a LocalCluster's, spawned by Dask's nanny, whose default environment sets glibc's trim
+    threshold to 64 KiB, which also fixes the mmap threshold at 128 KiB). Empty where :func:`tune_allocator`
+    would change nothing (off glibc, or glibc's knobs already in the environment)."""
+    if not _allocator_is_ours():
+        return {}
+    return {"MALLOC_MMAP_THRESHOLD_": str(MMAP_THRESHOLD), "MALLOC_TRIM_THRESHOLD_": str(TRIM_THRESHOLD)}
+
+
+def _allocator_is_ours() -> bool:
+    """Linux with glibc, and none of glibc's allocator knobs in the environment (whoever set them decides)."""
+    if not sys.platform.startswith("linux") or "GLIBC_TUNABLES" in os.environ:
+        return False
+    if any(name.startswith("MALLOC_") for name in os.environ):
+        return False
+    try:
+        return bool(os.confstr("CS_GNU_LIBC_VERSION"))
+    except (ValueError, OSError):  # no such name: not glibc
+        return False
