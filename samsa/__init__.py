@@ -7,9 +7,9 @@ Public API::
 
 __version__ = "0.1.0"
 
+import importlib
+
 from samsa.errors import InputError, SamsaError, ScoringError
-from samsa.metric import CorpusResult, Samsa, corpus_samsa, get_samsa_sentence_scores, score, sentence_samsa
-from samsa.ucca_xml import load_passage, to_standard_xml
 
 __all__ = [
     "CorpusResult",
@@ -27,10 +27,30 @@ __all__ = [
     "to_standard_xml",
 ]
 
+#: where each public name lives; imported on first use, so that ``import samsa`` stays light: the graph model
+#: (networkx), numpy and the lexical suite (sacrebleu) load with the first name that needs them, and the
+#: ``samsa`` executable can set up its start-up (``samsa.cli.startup``) before any of them is imported
+_LAZY = {
+    "CorpusResult": "samsa.metric",
+    "Samsa": "samsa.metric",
+    "corpus_samsa": "samsa.metric",
+    "get_samsa_sentence_scores": "samsa.metric",
+    "score": "samsa.metric",
+    "sentence_samsa": "samsa.metric",
+    "load_passage": "samsa.ucca_xml",
+    "to_standard_xml": "samsa.ucca_xml",
+    "evaluate": "samsa.evaluation",
+}
 
-def __getattr__(name: str):  # lazy: ``import samsa`` stays light (the lexical suite imports sacrebleu)
-    if name == "evaluate":
-        from samsa.evaluation import evaluate
 
-        return evaluate
-    raise AttributeError(f"module 'samsa' has no attribute {name!r}")
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'samsa' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

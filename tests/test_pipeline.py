@@ -301,6 +301,61 @@ def test_the_samsa_executable_imports_spacy_cli_only_when_used(use):
     assert res.stdout.strip() == "['NNP', 'VBD', 'NNP', 'DT', 'NN', '.'] [] True"
 
 
+NETWORKX = """
+import sys
+from samsa.cli.startup import NETWORKX_DEFERRED, defer_networkx_library
+assert defer_networkx_library()
+import networkx as nx
+from samsa.graph import tokens
+from samsa.ucca_xml import load_passage
+g = load_passage("fixtures/ucca/paper/1_john_home_call.xml")
+loaded = sorted(s for s in NETWORKX_DEFERRED if "networkx." + s in sys.modules)
+{use}
+print(tokens(g)[:2], loaded, len(dir(nx)) > 900, sorted(s for s in NETWORKX_DEFERRED if "networkx." + s in sys.modules))
+"""
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        "assert nx.descendants(g, '1.1') >= {'0.1', '0.2'} and nx.is_directed_acyclic_graph(g)",
+        "import networkx.algorithms.isomorphism as iso; assert iso.DiGraphMatcher(g, g).is_isomorphic()",
+        "from networkx import path_graph; assert len(path_graph(3)) == 3",
+        "from networkx.readwrite import json_graph; assert json_graph.node_link_data(g, edges='edges')['nodes']",
+    ],
+)
+def test_the_samsa_executable_imports_networkx_algorithms_only_when_used(use):
+    """The ``samsa`` executable has ``import networkx`` leave out its algorithms, generators, readers and drawing
+    (two thirds of its import time; samsa's graph model is ``networkx.classes``): passages still load, and any
+    use of what was left out gets the real thing, with networkx's whole namespace."""
+    code = NETWORKX.format(use=use)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=_root())
+    assert res.returncode == 0, res.stderr
+    deferred = "['algorithms', 'drawing', 'generators', 'linalg', 'readwrite']"
+    assert res.stdout.strip() == f"['John', 'got'] [] True {deferred}"
+
+
+EXECUTABLE_NETWORKX = """
+import atexit, sys
+from samsa.cli.startup import NETWORKX_DEFERRED
+deferred = lambda: sorted(s for s in NETWORKX_DEFERRED if "networkx." + s in sys.modules)
+atexit.register(lambda: print("networkx" in sys.modules, deferred()))
+from samsa.cli import console
+console()
+"""
+
+
+def test_the_samsa_executable_scores_without_networkx_algorithms():
+    """``import samsa.cli`` imports no networkx (the executable defers part of it first), and scoring a gold
+    passage never uses what was deferred."""
+    args = ["score", "--ucca", "fixtures/ucca/paper", "--system", "fixtures/paper_outputs.txt", "--quiet", "--no-cache"]
+    res = subprocess.run([sys.executable, "-c", EXECUTABLE_NETWORKX, *args], capture_output=True, text=True,
+                         cwd=_root())  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip().splitlines()[-1] == "True []"
+    assert "75.00" in res.stdout  # the paper example's score (README)
+
+
 HIDDEN = """
 import sys
 from samsa.cli.startup import hide_torch_from_thinc

@@ -9,47 +9,41 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import signal
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from types import ModuleType
 from typing import Any
 
 from samsa import __version__
-from samsa.cli import (
-    align,
-    benchmark,
-    cache,
-    compare,
-    correlate,
-    evaluate,
-    extract,
-    parse,
-    report,
-    reproduce,
-    score,
-    testsets,
-    ucca_eval,
-)
 from samsa.errors import SamsaError
 
-__all__ = ["build_parser", "console", "main"]
+__all__ = ["COMMANDS", "build_parser", "commands", "console", "main"]
 
+#: the sub-commands, in ``--help``'s order: each a module of this package with ``add_parser(subparsers)``
 COMMANDS = (
-    score,
-    evaluate,
-    report,
-    align,
-    parse,
-    extract,
-    ucca_eval,
-    compare,
-    testsets,
-    reproduce,
-    benchmark,
-    correlate,
-    cache,
+    "score",
+    "evaluate",
+    "report",
+    "align",
+    "parse",
+    "extract",
+    "ucca_eval",
+    "compare",
+    "testsets",
+    "reproduce",
+    "benchmark",
+    "correlate",
+    "cache",
 )
+
+
+def commands() -> list[ModuleType]:
+    """The sub-command modules, imported here rather than with this package: the ``samsa`` executable sets up
+    its start-up (:func:`console`) before they import the graph model and numpy."""
+    return [importlib.import_module(f"samsa.cli.{name}") for name in COMMANDS]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for cmd in COMMANDS:
+    for cmd in commands():
         cmd.add_parser(sub)
     return parser
 
@@ -125,12 +119,14 @@ def _interrupts_recorded() -> Iterator[None]:
 
 def console() -> None:
     """The ``samsa`` executable and ``python -m samsa``: :func:`main` in a process of its own, where spaCy's
-    command line is imported only if used and spaCy's network library does not import PyTorch
-    (:mod:`samsa.cli.startup`: a third of spaCy's import time, and 2 s where PyTorch is installed), whose
+    command line and networkx's algorithms are imported only if used and spaCy's network library does not import
+    PyTorch (:mod:`samsa.cli.startup`: a third of spaCy's import time, two thirds of networkx's, and 2 s where
+    PyTorch is installed), whose
     allocator keeps large freed blocks for reuse (glibc only), and whose shutdown does not collect the heap again
     (below)."""
-    from samsa.cli.startup import defer_spacy_cli, hide_torch_from_thinc, tune_allocator
+    from samsa.cli.startup import defer_networkx_library, defer_spacy_cli, hide_torch_from_thinc, tune_allocator
 
+    defer_networkx_library()
     defer_spacy_cli()
     hide_torch_from_thinc()
     tune_allocator()

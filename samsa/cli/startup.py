@@ -1,5 +1,5 @@
-"""Start-up of the ``samsa`` command: spaCy's own command line is imported only if something uses it, and
-spaCy's network library does not import PyTorch.
+"""Start-up of the ``samsa`` command: spaCy's own command line and networkx's algorithms are imported only if
+something uses them, and spaCy's network library does not import PyTorch.
 
 ``import spacy`` runs ``from .cli.info import info``, which imports spaCy's
 whole command-line interface (typer, weasel, httpx, its download and project
@@ -22,6 +22,17 @@ virtualenv without it, and so do the workers of a LocalCluster samsa starts
 (:mod:`samsa.distributed`); spaCy's pipelines run on thinc's numpy operations
 either way, and ``import torch`` works as usual afterwards.
 
+``import networkx`` imports and star-imports networkx's whole library
+(algorithms, generators, readers and writers, linear algebra, drawing): two
+thirds of its import time, some 70 ms of every ``samsa`` command, while
+samsa's graph model is ``networkx.DiGraph`` (``networkx.classes``). The
+executable therefore has those subpackages left out while networkx imports
+(:func:`defer_networkx_library`); the first name of theirs that is used
+(``networkx.descendants``, a ``dir``, an import of one of them) imports them
+all and gives networkx the namespace a plain import gives it. Neither
+``import samsa`` nor ``import samsa.cli`` imports networkx (their names load
+on first use), so that the executable can do this first.
+
 On Linux with glibc, the executable also keeps large freed memory blocks in
 the process for reuse (:func:`tune_allocator`): the parser's numpy
 temporaries (the BiLSTM's input projections, some 1-13 MB a batch) are above
@@ -43,7 +54,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-__all__ = ["allocator_environ", "defer_spacy_cli", "hide_torch_from_thinc", "tune_allocator"]
+__all__ = [
+    "NETWORKX_DEFERRED",
+    "allocator_environ",
+    "defer_networkx_library",
+    "defer_spacy_cli",
+    "hide_torch_from_thinc",
+    "tune_allocator",
+]
 
 _NAMES = ("spacy.cli.info", "spacy.cli")
 
@@ -184,6 +202,133 @@ def hide_torch_from_thinc() -> bool:
     if "torch" in sys.modules or "thinc.compat" in sys.modules:
         return False
     sys.meta_path.insert(0, _TorchHiddenFromThinc())
+    return True
+
+
+#: networkx's subpackages that ``import networkx`` runs and star-imports, in its order; samsa's graph model needs
+#: none of them (``networkx.classes``), and they are two thirds of networkx's import time
+NETWORKX_DEFERRED = ("generators", "readwrite", "algorithms", "linalg", "drawing")
+
+
+class _NetworkxDeferred(importlib.abc.MetaPathFinder):
+    """Wraps the loader of the ``networkx`` package: while its ``__init__`` runs, the deferred subpackages are
+    empty stand-ins (their star-imports import nothing). Leaves ``sys.meta_path`` once it has done so."""
+
+    def __init__(self) -> None:
+        self.running = False
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if self.running:
+            if name.startswith("networkx.") and name[len("networkx.") :] in NETWORKX_DEFERRED:
+                return importlib.machinery.ModuleSpec(name, _EmptyPackage(), is_package=True)
+            return None
+        if name != "networkx":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _Deferring(spec.loader, self)
+        return spec
+
+
+class _EmptyPackage(importlib.abc.Loader):
+    """Loader of a stand-in: an empty package (nothing to star-import, no submodules)."""
+
+    def create_module(self, spec: Any) -> ModuleType:
+        module = ModuleType(spec.name)
+        module.__path__ = []
+        module.__all__ = []  # type: ignore[attr-defined]
+        module.__samsa_stand_in__ = True  # type: ignore[attr-defined]
+        return module
+
+    def exec_module(self, module: ModuleType) -> None:
+        pass
+
+
+class _Deferring(_Wrapped):
+    """``networkx``'s own loader, run with the stand-ins; afterwards they are dropped and the package finds a name
+    it lacks by importing the real subpackages then (:func:`_networkx_hooks`). Should networkx's own code
+    need one of them while it is imported (another networkx version), it is imported again the normal way."""
+
+    def __init__(self, loader: Any, finder: _NetworkxDeferred) -> None:
+        super().__init__(loader)
+        self.finder = finder
+
+    def exec_module(self, module: ModuleType) -> None:
+        self.finder.running = True
+        try:
+            self.loader.exec_module(module)
+        except Exception:  # whatever went wrong with the stand-ins: the import the normal way decides
+            _drop_stand_ins(module)
+            self.finder.running = False
+            sys.meta_path[:] = [f for f in sys.meta_path if f is not self.finder]
+            self.loader.exec_module(module)
+            return
+        finally:
+            self.finder.running = False
+            sys.meta_path[:] = [f for f in sys.meta_path if f is not self.finder]
+        _drop_stand_ins(module)
+        _networkx_hooks(module)
+
+
+def _drop_stand_ins(module: ModuleType) -> None:
+    for sub in NETWORKX_DEFERRED:
+        name = f"{module.__name__}.{sub}"
+        if getattr(sys.modules.get(name), "__samsa_stand_in__", False):
+            del sys.modules[name]
+        if getattr(module.__dict__.get(sub), "__samsa_stand_in__", False):
+            del module.__dict__[sub]
+
+
+def _networkx_hooks(module: ModuleType) -> None:
+    """Give ``networkx`` a module ``__getattr__`` and ``__dir__``: the first name it lacks (or a ``dir``) imports
+    the deferred subpackages in networkx's order and copies what their star-imports would have copied
+    (``networkx.descendants``...); networkx's own ``__getattr__`` is back from then on."""
+    original = module.__dict__.get("__getattr__")
+
+    def load() -> None:
+        module.__dict__.pop("__dir__", None)
+        if original is None:
+            module.__dict__.pop("__getattr__", None)
+        else:
+            module.__dict__["__getattr__"] = original
+        for sub in NETWORKX_DEFERRED:
+            real = importlib.import_module(f"{module.__name__}.{sub}")
+            names = getattr(real, "__all__", None)
+            for public in [n for n in vars(real) if not n.startswith("_")] if names is None else names:
+                setattr(module, public, getattr(real, public))
+
+    def __getattr__(name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):  # the import system probing: not a use
+            raise AttributeError(name)
+        load()
+        if name in module.__dict__:
+            return module.__dict__[name]
+        if original is not None:
+            return original(name)
+        raise AttributeError(f"module {module.__name__!r} has no attribute {name!r}")
+
+    def __dir__() -> list[str]:
+        load()
+        return sorted(module.__dict__)
+
+    module.__dict__.update(__getattr__=__getattr__, __dir__=__dir__)
+
+
+def defer_networkx_library() -> bool:
+    """Have ``import networkx`` leave out its algorithms, generators, readers and drawing until a name of theirs is
+    used (unless networkx is imported already, or laid out otherwise); returns whether it registered the finder."""
+    if "networkx" in sys.modules:
+        return False
+    try:
+        spec = importlib.util.find_spec("networkx")
+    except (ImportError, ValueError):
+        return False
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    root = Path(next(iter(spec.submodule_search_locations)))
+    if not all((root / sub / "__init__.py").is_file() for sub in NETWORKX_DEFERRED):
+        return False
+    sys.meta_path.insert(0, _NetworkxDeferred())
     return True
 
 
