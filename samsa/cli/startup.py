@@ -28,10 +28,13 @@ thirds of its import time, some 70 ms of every ``samsa`` command, while
 samsa's graph model is ``networkx.DiGraph`` (``networkx.classes``). The
 executable therefore has those subpackages left out while networkx imports
 (:func:`defer_networkx_library`); the first name of theirs that is used
-(``networkx.descendants``, a ``dir``, an import of one of them) imports them
-all and gives networkx the namespace a plain import gives it. Neither
-``import samsa`` nor ``import samsa.cli`` imports networkx (their names load
-on first use), so that the executable can do this first.
+(``networkx.descendants``) or a ``dir(networkx)`` imports them all and gives
+networkx the namespace a plain import gives it, and importing one of them
+works as usual. (What this does not reproduce: a subpackage imported directly
+whose own import reads another's names from ``networkx``; nothing in samsa,
+the only code the executable runs, does.) Neither ``import samsa`` nor
+``import samsa.cli`` imports networkx (their names load on first use), so
+that the executable can do this first.
 
 On Linux with glibc, the executable also keeps large freed memory blocks in
 the process for reuse (:func:`tune_allocator`): the parser's numpy
@@ -50,6 +53,8 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -141,15 +146,10 @@ def _info(*args: Any, **kwargs: Any) -> Any:
 
 def defer_spacy_cli() -> bool:
     """Register the stand-ins if spaCy is installed and not imported yet; returns whether it did."""
-    if "spacy" in sys.modules or "spacy.cli" in sys.modules:
+    root = _package_dir("spacy")
+    if root is None or "spacy.cli" in sys.modules:
         return False
-    try:
-        spec = importlib.util.find_spec("spacy")
-    except (ImportError, ValueError):
-        return False
-    if spec is None or not spec.submodule_search_locations:
-        return False
-    cli_dir = Path(next(iter(spec.submodule_search_locations))) / "cli"
+    cli_dir = root / "cli"
     if not (cli_dir / "__init__.py").is_file() or not (cli_dir / "info.py").is_file():
         return False  # another layout: import it the normal way
     cli = _StandIn("spacy.cli")
@@ -167,12 +167,12 @@ class _TorchHiddenFromThinc(importlib.abc.MetaPathFinder):
     ``sys.meta_path`` once it has done so."""
 
     def __init__(self) -> None:
-        self.hiding = False
+        self.active = False
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
-        if self.hiding and (name == "torch" or name.startswith("torch.")):
+        if self.active and (name == "torch" or name.startswith("torch.")):
             raise ModuleNotFoundError(f"No module named {name!r} (hidden from thinc by samsa)", name=name)
-        if name != "thinc.compat" or self.hiding:
+        if name != "thinc.compat" or self.active:
             return None
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is not None and spec.loader is not None:
@@ -180,20 +180,29 @@ class _TorchHiddenFromThinc(importlib.abc.MetaPathFinder):
         return spec
 
 
-class _Hiding(_Wrapped):
-    """``thinc.compat``'s own loader, run while ``finder`` hides PyTorch; the finder leaves afterwards."""
+class _WhileActive(_Wrapped):
+    """A module's own loader, run while ``finder`` is active; the finder leaves ``sys.meta_path`` afterwards."""
 
-    def __init__(self, loader: Any, finder: _TorchHiddenFromThinc) -> None:
+    def __init__(self, loader: Any, finder: Any) -> None:
         super().__init__(loader)
         self.finder = finder
 
-    def exec_module(self, module: ModuleType) -> None:
-        self.finder.hiding = True
+    @contextmanager
+    def finder_active(self) -> Iterator[None]:
+        self.finder.active = True
         try:
-            self.loader.exec_module(module)
+            yield
         finally:
-            self.finder.hiding = False
+            self.finder.active = False
             sys.meta_path[:] = [f for f in sys.meta_path if f is not self.finder]
+
+
+class _Hiding(_WhileActive):
+    """``thinc.compat``'s own loader, run while ``finder`` hides PyTorch."""
+
+    def exec_module(self, module: ModuleType) -> None:
+        with self.finder_active():
+            self.loader.exec_module(module)
 
 
 def hide_torch_from_thinc() -> bool:
@@ -215,10 +224,10 @@ class _NetworkxDeferred(importlib.abc.MetaPathFinder):
     empty stand-ins (their star-imports import nothing). Leaves ``sys.meta_path`` once it has done so."""
 
     def __init__(self) -> None:
-        self.running = False
+        self.active = False
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
-        if self.running:
+        if self.active:
             if name.startswith("networkx.") and name[len("networkx.") :] in NETWORKX_DEFERRED:
                 return importlib.machinery.ModuleSpec(name, _EmptyPackage(), is_package=True)
             return None
@@ -244,28 +253,19 @@ class _EmptyPackage(importlib.abc.Loader):
         pass
 
 
-class _Deferring(_Wrapped):
+class _Deferring(_WhileActive):
     """``networkx``'s own loader, run with the stand-ins; afterwards they are dropped and the package finds a name
     it lacks by importing the real subpackages then (:func:`_networkx_hooks`). Should networkx's own code
     need one of them while it is imported (another networkx version), it is imported again the normal way."""
 
-    def __init__(self, loader: Any, finder: _NetworkxDeferred) -> None:
-        super().__init__(loader)
-        self.finder = finder
-
     def exec_module(self, module: ModuleType) -> None:
-        self.finder.running = True
         try:
-            self.loader.exec_module(module)
+            with self.finder_active():
+                self.loader.exec_module(module)
         except Exception:  # whatever went wrong with the stand-ins: the import the normal way decides
             _drop_stand_ins(module)
-            self.finder.running = False
-            sys.meta_path[:] = [f for f in sys.meta_path if f is not self.finder]
             self.loader.exec_module(module)
             return
-        finally:
-            self.finder.running = False
-            sys.meta_path[:] = [f for f in sys.meta_path if f is not self.finder]
         _drop_stand_ins(module)
         _networkx_hooks(module)
 
@@ -317,19 +317,24 @@ def _networkx_hooks(module: ModuleType) -> None:
 def defer_networkx_library() -> bool:
     """Have ``import networkx`` leave out its algorithms, generators, readers and drawing until a name of theirs is
     used (unless networkx is imported already, or laid out otherwise); returns whether it registered the finder."""
-    if "networkx" in sys.modules:
-        return False
-    try:
-        spec = importlib.util.find_spec("networkx")
-    except (ImportError, ValueError):
-        return False
-    if spec is None or not spec.submodule_search_locations:
-        return False
-    root = Path(next(iter(spec.submodule_search_locations)))
-    if not all((root / sub / "__init__.py").is_file() for sub in NETWORKX_DEFERRED):
+    root = _package_dir("networkx")
+    if root is None or not all((root / sub / "__init__.py").is_file() for sub in NETWORKX_DEFERRED):
         return False
     sys.meta_path.insert(0, _NetworkxDeferred())
     return True
+
+
+def _package_dir(name: str) -> Path | None:
+    """The directory of package ``name`` if it is installed and not imported yet (else None)."""
+    if name in sys.modules:
+        return None
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 # glibc's ``mallopt`` parameters (malloc.h) and the values the executable sets
