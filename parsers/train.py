@@ -188,6 +188,12 @@ def main(argv: list[str] | None = None) -> int:
         help="continue from a weights file of the same recipe (its record is kept under meta.init)",
     )
     ap.add_argument(
+        "--init-add-styles",
+        action="store_true",
+        help="with --init and --styles: the file has no style input; add it with zero weights, so that the run "
+        "starts as the file's network and learns what the style changes",
+    )
+    ap.add_argument(
         "--scene-weight",
         type=float,
         default=1.0,
@@ -265,7 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     model = SpanModel(vocab, hidden=args.hidden, encoder_layers=layers, encoder_dim=encoder.dim if encoder else 0,
                       styles=len(STYLES) if args.styles else 0, vectors=not args.no_vectors,
                       finetune=finetune)  # fmt: skip
-    init = continue_from(model, vocab, Path(args.init)) if args.init else None
+    if args.init_add_styles and not (args.init and args.styles):
+        ap.error("--init-add-styles needs --init and --styles")
+    init = continue_from(model, vocab, Path(args.init), add_styles=args.init_add_styles) if args.init else None
     device = torch.device(args.device)
     model.to(device)
     tuned = [p for n, p in model.named_parameters() if n.startswith("encoder.")]
@@ -360,14 +368,20 @@ def finetuned_features(tuned, pieces, batch: int = 64) -> list[np.ndarray]:
     return out  # type: ignore[return-value]
 
 
-def continue_from(model: SpanModel, vocab: Vocab, path: Path) -> dict:
-    """Load ``path``'s parameters into ``model`` (same vocabulary and sizes, or a clear error); its record."""
+def continue_from(model: SpanModel, vocab: Vocab, path: Path, add_styles: bool = False) -> dict:
+    """Load ``path``'s parameters into ``model`` (same vocabulary and sizes, or a clear error); its record.
+
+    ``add_styles``: ``path`` has no style input and ``model`` has one; see :func:`add_style_input`."""
     from parsers.builtin.runtime import load_state, load_weights, weights_digest
 
-    old_vocab, _, meta = load_weights(path)
+    old_vocab, old_net, meta = load_weights(path)
     if old_vocab.to_dict() != vocab.to_dict():
         raise SystemExit(f"{path}: its vocabulary differs from this run's data; --init needs the same recipe")
     state = load_state(path)
+    if add_styles:
+        if old_net.styles:
+            raise SystemExit(f"{path}: has a style input already; --init-add-styles is for files without one")
+        state = add_style_input(state, model.style.embedding_dim)
     tuned = {k: v for k, v in state.items() if k.startswith("encoder.")}
     if tuned and model.encoder is None:
         raise SystemExit(f"{path}: has fine-tuned encoder layers, and this run has no --finetune-encoder")
@@ -376,15 +390,36 @@ def continue_from(model: SpanModel, vocab: Vocab, path: Path) -> dict:
         missing, unexpected = model.load_state_dict(
             {k: torch.from_numpy(v) for k, v in state.items() if not k.startswith("encoder.")}, strict=False
         )
-        if unexpected or any(not k.startswith("encoder.") for k in missing):
+        new = {"style.weight"} if add_styles else set()  # the added style embedding starts as initialized
+        if unexpected or any(not k.startswith("encoder.") and k not in new for k in missing):
             raise RuntimeError(f"missing {missing}, unexpected {unexpected}")
         if tuned:
             model.encoder.load_overrides(tuned)
     except (RuntimeError, KeyError) as e:
         raise SystemExit(f"{path}: not the same network as this run's options ({e})") from None
     best = meta.get("best_epoch") or len(meta.get("history", []))
-    return {"file": path.name, "sha256": weights_digest(path), "command": meta.get("command"), "best_epoch": best,
-            "history": meta.get("history", [])}  # fmt: skip
+    record = {"file": path.name, "sha256": weights_digest(path), "command": meta.get("command"), "best_epoch": best,
+              "history": meta.get("history", [])}  # fmt: skip
+    if add_styles:
+        record["added"] = "styles"
+    return record
+
+
+#: the parameters whose last axis is the network's input per token (the style embedding comes last in it)
+INPUT_PARAMETERS = ("boundary", "lstm.weight_ih_l0", "lstm.weight_ih_l0_reverse")
+
+
+def add_style_input(state: dict[str, np.ndarray], style_dim: int) -> dict[str, np.ndarray]:
+    """``state`` (a network without the style input) with ``style_dim`` zero input columns appended.
+
+    Zero columns make the grown network compute exactly what the file's does, whatever the style embedding
+    holds; training then moves them (their gradient is the style embedding times the error, not zero). This
+    is what lets a trained network learn the guideline style in a few epochs instead of from scratch."""
+    grown = dict(state)
+    for name in INPUT_PARAMETERS:
+        w = state[name]
+        grown[name] = np.concatenate([w, np.zeros((*w.shape[:-1], style_dim), dtype=w.dtype)], axis=-1)
+    return grown
 
 
 def save(model, vocab, args, train_files, dev_files, history, out: Path, fmt: str, init: dict | None,

@@ -87,6 +87,42 @@ def test_training_continues_from_a_weights_file(tmp_path, data_dir):
         main([*base, "--out", str(tmp_path / "c.npz"), "--init", str(first), "--styles"])
 
 
+def test_a_style_input_added_to_a_trained_network_starts_it_where_it_was(tmp_path, data_dir):
+    """--init-add-styles: a network trained without the guideline-style input continues with one. The added
+    input's weights start at zero, so the grown network's span scores are the file's whatever the style
+    embedding holds, for either style; the run records what it added, and the result parses with styles."""
+    import numpy as np
+
+    from parsers.builtin import BuiltinParser
+    from parsers.builtin.features import featurize
+    from parsers.builtin.runtime import NumpySpanNet, load_state
+    from parsers.train import add_style_input, main
+
+    plain = tmp_path / "plain.npz"
+    base = ["--data", str(data_dir), "--limit", "12", "--epochs", "1", "--threads", "1", "--hidden", "16"]
+    assert main([*base, "--out", str(plain)]) == 0
+    parser = BuiltinParser(weights=plain)
+    state = load_state(plain)
+    grown = add_style_input(state, 16)
+    assert grown["lstm.weight_ih_l0"].shape[1] == state["lstm.weight_ih_l0"].shape[1] + 16
+    grown["style.weight"] = np.random.default_rng(0).normal(size=(2, 16)).astype(np.float32)
+    styled = NumpySpanNet(grown, {**parser.net.config, "styles": 2, "style_dim": 16})
+    words = [["John", "went", "home", "."], ["Mary", "gave", "him", "a", "call", "yesterday", "."]]
+    for style in (0, 1):
+        feats = featurize(parser.nlp, parser.vocab, words, style=style)
+        (want, _), (got, _) = parser.net.encode(feats), styled.encode(feats)
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-6)
+    tuned = tmp_path / "styled.npz"
+    assert main([*base, "--out", str(tuned), "--init", str(plain), "--styles", "--init-add-styles"]) == 0
+    again = BuiltinParser(weights=tuned, style="ewt")
+    assert again.meta["init"]["added"] == "styles" and again.net.styles == 2
+    assert again.signature() == "builtin.v1+styled+style.ewt"
+    with pytest.raises(SystemExit, match="has a style input already"):
+        main([*base, "--out", str(tmp_path / "twice.npz"), "--init", str(tuned), "--styles", "--init-add-styles"])
+    with pytest.raises(SystemExit):
+        main([*base, "--out", str(tmp_path / "none.npz"), "--init-add-styles"])
+
+
 def test_scene_weights_mark_main_relations_and_the_scenes_that_hold_them(fixture_path):
     """``--scene-weight``: on "John got home and gave Mary a call ." the weighted spans are the first Scene
     (0-3) and its P "got" (1-2), and the second Scene, whose P is discontiguous (H/P over 4-8); nothing else."""
