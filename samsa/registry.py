@@ -31,6 +31,7 @@ BUILTIN: dict[str, dict[str, str]] = {
         "builtin.v1": "parsers.builtin:make",
         "builtin.v2": "parsers.builtin:make_v2",
         "builtin.v3": "parsers.builtin:make_v3",
+        "builtin.v4": "parsers.builtin:make_v4",
         "tupa.v1": "parsers.tupa:make",
     },
 }

@@ -1,15 +1,15 @@
 """The ``builtin`` parser: a span-based UCCA parser trained by ``parsers/train.py``, CPU-only.
 
-Two pipelines (:data:`PIPELINES`, registry ``builtin.v3``): ``fast``
+Two pipelines (:data:`PIPELINES`, registry ``builtin.v4``): ``fast``
 (``weights/ucca-span-v2-scenes.npz``) and ``accurate`` (``weights/ucca-span-v3-minilm-l4-scenes.npz``,
 which also reads the frozen encoder of ``encoder.py``). Older registry versions stay, so that their
-signatures keep their meaning: ``builtin.v2`` decodes the same pipelines without
-``wellformed.one_main_relation``, ``builtin.v1`` reads the plain v2 weights
-(``weights/ucca-span-v2.npz``) without Scene un-nesting either. The float16 weights ship
-inside the package; each file records its training command, data hashes and dev
-scores. Inference runs on numpy (``runtime.py``) and spaCy with an English model;
-PyTorch is needed only to train (the ``train`` extra). Primary units and remote
-edges are predicted; implicit units are not (see docs/parser.md).
+signatures keep their meaning: ``builtin.v3`` decodes the same pipelines without
+``decode.at_least_one_scene``, ``builtin.v2`` also without ``wellformed.one_main_relation``,
+``builtin.v1`` reads the plain v2 weights (``weights/ucca-span-v2.npz``) without Scene un-nesting either.
+The float16 weights ship inside the package; each file records its training command, data hashes and dev
+scores. Inference runs on numpy (``runtime.py``) and spaCy with an English model; PyTorch is needed only to
+train (the ``train`` extra). Primary units and remote edges are predicted; implicit units are not (see
+docs/parser.md).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ __all__ = [
     "make_pipeline",
     "make_v2",
     "make_v3",
+    "make_v4",
 ]
 
 #: named pipelines -> shipped weights file (docs/parser.md): ``fast`` reads spaCy features only, ``accurate``
@@ -45,8 +46,8 @@ __all__ = [
 PIPELINES = {"fast": "ucca-span-v2-scenes.npz", "accurate": "ucca-span-v3-minilm-l4-scenes.npz"}
 DEFAULT_PIPELINE = "fast"
 DEFAULT_WEIGHTS = PIPELINES[DEFAULT_PIPELINE]
-#: the newest decoding of a named pipeline (registry ``builtin.v3``; ``decoding=2`` gives ``builtin.v2``'s)
-LATEST_DECODING = 3
+#: the newest decoding of a named pipeline (registry ``builtin.v4``; ``decoding=2`` gives ``builtin.v2``'s, ...)
+LATEST_DECODING = 4
 #: what ``builtin.v1`` (no pipeline: the old decoding) reads: the weights it was published with
 V1_WEIGHTS = "ucca-span-v2.npz"
 #: spaCy components the parser does not read (not loaded at all)
@@ -92,14 +93,15 @@ class BuiltinParser:
             raise PluginUnavailable(f"unknown matrix-product backend {gemm!r}; choose from {', '.join(GEMM_BACKENDS)}")
         self.pipeline = pipeline
         # the registry version whose decoding this is: builtin.v1 (no pipeline) decodes the spans as they come;
-        # v2 (a named pipeline) also unnests Scenes inside main relations (decode.unnest_scenes); v3, the newest,
-        # then leaves one main relation per Scene (wellformed.one_main_relation)
+        # v2 (a named pipeline) also unnests Scenes inside main relations (decode.unnest_scenes); v3 then leaves
+        # one main relation per Scene (wellformed.one_main_relation); v4, the newest, decodes a sentence left
+        # without a Scene again with a larger Scene bias, under the Wiki guidelines (decode.at_least_one_scene)
         self.decoding = (1 if pipeline is None else LATEST_DECODING) if decoding is None else decoding
         if pipeline is None and self.decoding != 1:
             raise PluginUnavailable(f"decoding {decoding} needs a pipeline ({', '.join(PIPELINES)}); without one "
                                     "the parser is builtin.v1")  # fmt: skip
-        if pipeline is not None and self.decoding not in (2, 3):
-            raise PluginUnavailable(f"the {pipeline} pipeline decodes as builtin.v2 or builtin.v3 (decoding 2 or 3), "
+        if pipeline is not None and self.decoding not in (2, 3, 4):
+            raise PluginUnavailable(f"the {pipeline} pipeline decodes as builtin.v2, v3 or v4 (decoding 2, 3 or 4), "
                                     f"not {decoding}")  # fmt: skip
         self.unnest = self.decoding >= 2
         self.one_main = self.decoding >= 3
@@ -127,6 +129,8 @@ class BuiltinParser:
         # v3 weights: which guidelines to follow (Wiki/20K: UCCA v1, the default; EWT: v2) and the frozen encoder
         self.style = style if int(self._config.get("styles", 0)) else "wiki"
         self._style_id = STYLES.index(self.style)
+        # every sentence of the Wiki-guideline annotation has a Scene; EWT's (UCCA v2) fragments may have none
+        self.min_scene = self.decoding >= 4 and self.style == "wiki"
         self._encoder_dir = encoder_dir
         self._encoder_digest: str | None = None
         if self.encoder_layers:
@@ -202,7 +206,7 @@ class BuiltinParser:
                 feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
                 graphs = decode_batch(self.net, self.vocab, feats, batch, batch=self.batch_size,
                                       scene_bias=self.scene_bias, unnest=self.unnest,
-                                      one_main=self.one_main)  # fmt: skip
+                                      one_main=self.one_main, min_scene=self.min_scene)  # fmt: skip
                 for k, g in zip(idx, graphs, strict=True):
                     out[k] = g
         done = [new_passage() if g is None else g for g in out]
@@ -292,5 +296,8 @@ def make_pipeline(
 
 #: registry factory of ``builtin.v2``: Scenes un-nested; kept so that its signatures keep their meaning
 make_v2 = partial(make_pipeline, decoding=2)
-#: registry factory of ``builtin.v3`` (the default ``builtin``): ``builtin.v2`` plus one main relation per Scene
+#: registry factory of ``builtin.v3``: ``builtin.v2`` plus one main relation per Scene
 make_v3 = partial(make_pipeline, decoding=3)
+#: registry factory of ``builtin.v4`` (the default ``builtin``): ``builtin.v3`` plus at least one Scene per sentence
+#: under the Wiki guidelines
+make_v4 = partial(make_pipeline, decoding=4)
