@@ -2,7 +2,7 @@
 
 Usage:
     python benchmarks/parser_ensemble.py --member W1 [W2 ...] [--scene-bias B] [--name NAME]
-        [--sets wiki_dev ewt_dev] [--reference W] [--resamples 1000] [--decoding 2|3|4]
+        [--sets wiki_dev ewt_dev] [--reference W] [--resamples 1000] [--decoding 2|3|4|5]
 
 Why: ensembling is the last lever of ``../shared/docs/parser_scene_errors.md`` not yet measured ("+1-1.5
 F1 at 3x parse cost", an estimate). The members are weights files of one vocabulary (every file the training
@@ -81,7 +81,7 @@ class EnsembleNet:
 
 
 def members(paths: Sequence[str], style: str, scene_bias: float, decoding: int | None = None) -> list[Any]:
-    """One ``BuiltinParser`` per weights file, in its pipeline's ``decoding`` (default: the newest, ``builtin.v4``)."""
+    """One ``BuiltinParser`` per weights file, in its pipeline's ``decoding`` (default: the newest, ``builtin.v5``)."""
     from parsers.builtin import BuiltinParser
     from parsers.builtin.runtime import read_header
 
@@ -115,7 +115,8 @@ def parse(parsers: Sequence[Any], sentences: Sequence[Sequence[str]], batch: int
             per_member.append(feats)
         items = list(zip(*per_member, strict=True))
         graphs = decode_batch(net, first.vocab, items, chunk, batch=batch, scene_bias=first.scene_bias,
-                              unnest=first.unnest, one_main=first.one_main, min_scene=first.min_scene)  # fmt: skip
+                              unnest=first.unnest, one_main=first.one_main, min_scene=first.min_scene,
+                              centers=first.one_center)  # fmt: skip
         out.extend(graphs)
     return out
 
@@ -170,9 +171,9 @@ def main() -> None:
     ap.add_argument("--sets", nargs="+", choices=sorted(SETS), default=["wiki_dev", "ewt_dev"])
     ap.add_argument("--reference", default=None, help="weights file compared with (default: accurate's)")
     ap.add_argument("--resamples", type=int, default=1000)
-    ap.add_argument("--decoding", type=int, choices=(2, 3, 4), default=None,
-                    help="builtin.v2's, v3's or v4's decoding, for members and reference (default: the newest; "
-                         "results written before builtin.v3 existed were decoded as v2, before v4 as v3)")  # fmt: skip
+    ap.add_argument("--decoding", type=int, choices=(2, 3, 4, 5), default=None,
+                    help="builtin.v2's to v5's decoding, for members and reference (default: the newest; a "
+                         "results file records the decoding it was written with under 'decoding')")  # fmt: skip
     ap.add_argument("--name", default=None, help="results file: parser_ensemble_<name>.json")
     args = ap.parse_args()
     from parsers.builtin import PIPELINES

@@ -109,7 +109,8 @@ def main() -> None:
         for label, net in (("torch", reference), ("numpy", parser.net)):
             start = time.perf_counter()
             graphs[label] = decode_batch(net, parser.vocab, feats, sents, unnest=parser.unnest,
-                                         one_main=parser.one_main, min_scene=parser.min_scene)  # fmt: skip
+                                         one_main=parser.one_main, min_scene=parser.min_scene,
+                                         centers=parser.one_center)  # fmt: skip
             row[f"{label}_decode_s"] = round(time.perf_counter() - start, 2)
             f1 = evaluate_corpus(zip(graphs[label], gold, strict=True)).to_dict()["labeled"]
             row[f"{label}_labeled_pooled_f1"] = round(100 * f1["pooled"]["f1"], 3)

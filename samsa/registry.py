@@ -32,6 +32,7 @@ BUILTIN: dict[str, dict[str, str]] = {
         "builtin.v2": "parsers.builtin:make_v2",
         "builtin.v3": "parsers.builtin:make_v3",
         "builtin.v4": "parsers.builtin:make_v4",
+        "builtin.v5": "parsers.builtin:make_v5",
         "tupa.v1": "parsers.tupa:make",
     },
 }

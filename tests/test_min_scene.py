@@ -61,10 +61,11 @@ def test_a_sentence_the_decoder_left_without_a_scene_gets_one(pipeline):
     from samsa.registry import get_parser
 
     try:
-        v3, v4 = get_parser(f"builtin.v3:{pipeline}"), get_parser(f"builtin:{pipeline}")
+        v3, v4 = get_parser(f"builtin.v3:{pipeline}"), get_parser(f"builtin.v4:{pipeline}")
     except PluginUnavailable as e:
         pytest.skip(str(e))
     assert v4.signature().startswith(f"builtin.v4+{pipeline}+") and v4.min_scene and not v3.min_scene
+    assert get_parser(f"builtin:{pipeline}").min_scene  # and in the default, builtin.v5
     sentences = [
         "The village was also on the main trade route for more than four centuries .".split(),
         "John got home and gave Mary a call .".split(),

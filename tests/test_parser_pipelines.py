@@ -1,5 +1,5 @@
-"""builtin.v2/v3/v4: named pipelines (fast, accurate), their signatures, and the decoding steps (Scene un-nesting;
-one main relation per Scene; at least one Scene: tests/test_min_scene.py)."""
+"""builtin.v2 to v5: named pipelines (fast, accurate), their signatures, and the decoding steps (Scene un-nesting;
+one main relation per Scene; at least one Scene: tests/test_min_scene.py; one center per main relation)."""
 
 from __future__ import annotations
 
@@ -23,9 +23,10 @@ def test_unnest_relabels_a_main_relation_inside_a_main_relation():
 
 
 def test_default_parser_is_the_fast_pipeline(data_dir):
-    assert resolve("parsers", "builtin") == "builtin.v4"
+    assert resolve("parsers", "builtin") == "builtin.v5"
     parser = get_parser("builtin")
-    assert parser.signature() == "builtin.v4+fast+ucca-span-v2-scenes"
+    assert parser.signature() == "builtin.v5+fast+ucca-span-v2-scenes"
+    assert get_parser("builtin.v4").signature() == "builtin.v4+fast+ucca-span-v2-scenes"
     assert get_parser("builtin.v3").signature() == "builtin.v3+fast+ucca-span-v2-scenes"
     assert get_parser("builtin.v2").signature() == "builtin.v2+fast+ucca-span-v2-scenes"
     # the old decoding with the weights it was published with, by its name
@@ -37,7 +38,7 @@ def test_decoding_must_fit_the_pipeline():
 
     with pytest.raises(PluginUnavailable, match="needs a pipeline"):
         BuiltinParser(decoding=3)
-    with pytest.raises(PluginUnavailable, match=r"fast pipeline decodes as builtin.v2, v3 or v4.*not 1"):
+    with pytest.raises(PluginUnavailable, match=r"fast pipeline decodes as builtin.v2 to v5.*not 1"):
         BuiltinParser(pipeline="fast", decoding=1)
 
 
@@ -54,7 +55,7 @@ def test_matrix_product_backend_keeps_the_signature_and_keys_the_cache():
     """spaCy's matrix products through numpy (the default) or BLIS agree to float32 rounding: the same parser
     by its signature, but their parses are cached apart."""
     fast, blis = get_parser("builtin"), get_parser("builtin", gemm="blis")
-    assert fast.signature() == blis.signature() == "builtin.v4+fast+ucca-span-v2-scenes"
+    assert fast.signature() == blis.signature() == "builtin.v5+fast+ucca-span-v2-scenes"
     assert fast.cache_key().endswith("+gemm.numpy") and blis.cache_key().endswith("+gemm.blis")
     assert fast.cache_key().removesuffix("+gemm.numpy") == blis.cache_key().removesuffix("+gemm.blis")
 
@@ -68,9 +69,9 @@ def accurate():
 
 
 def test_accurate_pipeline_signature_names_pipeline_weights_and_style(accurate):
-    assert accurate.signature() == "builtin.v4+accurate+ucca-span-v3-minilm-l4-scenes"
+    assert accurate.signature() == "builtin.v5+accurate+ucca-span-v3-minilm-l4-scenes"
     ewt = get_parser("builtin:accurate", style="ewt")
-    assert ewt.signature() == "builtin.v4+accurate+ucca-span-v3-minilm-l4-scenes+style.ewt"
+    assert ewt.signature() == "builtin.v5+accurate+ucca-span-v3-minilm-l4-scenes+style.ewt"
     assert "|encoder:" in accurate.cache_key()
 
 
@@ -113,7 +114,7 @@ def test_pipelines_parse_the_papers_examples_into_their_scenes(pipeline):
 @pytest.mark.parametrize("pipeline", ["fast", "accurate"])
 def test_one_main_relation_per_scene(pipeline):
     """ "You could smell him coming.": builtin.v2's decoding gives both verbs to one Scene; builtin.v3 (and the
-    default, v4) makes "him coming" a Scene of its own, a participant of the smelling, as UCCA annotates it."""
+    default, v5) makes "him coming" a Scene of its own, a participant of the smelling, as UCCA annotates it."""
     try:
         v2, v3 = get_parser(f"builtin.v2:{pipeline}"), get_parser(f"builtin:{pipeline}")
     except PluginUnavailable as e:
@@ -125,4 +126,25 @@ def test_one_main_relation_per_scene(pipeline):
     assert [s[0] for s in new] == ["You could smell him coming", "him coming"]
     assert "smell" in " ".join(new[0][1]) and "coming" not in new[0][1] and "him coming" in new[0][2]
     assert new[1][1] == ["coming"]
-    assert v3.signature().startswith(f"builtin.v4+{pipeline}+") and v2.signature().startswith("builtin.v2+")
+    assert v3.signature().startswith(f"builtin.v5+{pipeline}+") and v2.signature().startswith("builtin.v2+")
+
+
+@pytest.mark.parametrize("pipeline", ["fast", "accurate"])
+def test_one_center_per_main_relation(pipeline):
+    """ "The team managed to win the cup.": builtin.v4's decoding of either pipeline's weights gives the main
+    relation two centers ("managed", "to win"), so SAMSA would look for "managed" in an output as well;
+    builtin.v5 (the default) keeps "win", the center of the annotation's convention (an aspectual verb is D)."""
+    from samsa.queries import main_relations, scenes
+    from samsa.ucca_eval import _center_positions
+
+    try:
+        v4, v5 = get_parser(f"builtin.v4:{pipeline}"), get_parser(f"builtin:{pipeline}")
+    except PluginUnavailable as e:
+        pytest.skip(str(e))
+    words = "The team managed to win the cup .".split()
+    centers = []
+    for g in (*v4.parse([words]), *v5.parse([words])):
+        [scene] = scenes(g)
+        centers.append([words[k - 1] for k in sorted(_center_positions(g, main_relations(g, scene)))])
+    assert centers == [["managed", "win"], ["win"]]
+    assert v5.signature().startswith(f"builtin.v5+{pipeline}+")

@@ -180,7 +180,7 @@ def test_training_with_a_finetuned_encoder_writes_v4_weights_that_parse_as_train
     for ours, theirs in zip(parser.encoder.words(sentences), trained, strict=True):
         np.testing.assert_allclose(ours.astype(np.float16).astype(np.float32), theirs.astype(np.float32), atol=4e-3)
     (g,) = parser.parse([sentences[0]])
-    assert tokens(g) == sentences[0] and parser.signature() == "builtin.v4+accurate+tiny4"
+    assert tokens(g) == sentences[0] and parser.signature() == "builtin.v5+accurate+tiny4"
     assert main([*base, "--out", str(tmp_path / "more.npz"), "--init", str(out)]) == 0
     plain = [a for a in base if a != "--finetune-encoder"]
     with pytest.raises(SystemExit, match="fine-tuned encoder layers"):

@@ -47,11 +47,11 @@ def test_warm_cache_gives_the_same_result_and_names_the_parser(corpus, capsys, t
     cold = _score(corpus, capsys, "--cache", cache)
     warm = _score(corpus, capsys, "--cache", cache, "--jobs", "2")
     assert cold == warm
-    assert "parser:builtin.v4+fast+ucca-span-v2-scenes|" in json.loads(warm[0])["signature"]
+    assert "parser:builtin.v5+fast+ucca-span-v2-scenes|" in json.loads(warm[0])["signature"]
     assert main(["cache", "info", "--cache", cache, "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["entries"] == 300
-    assert next(iter(info["parsers"])).startswith("builtin.v4+fast+ucca-span-v2-scenes|sha256:")
+    assert next(iter(info["parsers"])).startswith("builtin.v5+fast+ucca-span-v2-scenes|sha256:")
     assert main(["cache", "clear", "--cache", cache]) == 0
     assert "removed 300" in capsys.readouterr().out
 
@@ -261,7 +261,7 @@ def test_evaluate_and_benchmark_give_the_same_numbers_for_every_jobs(data_dir, t
         outs["benchmark", jobs] = json.loads((tmp_path / f"b{jobs}.json").read_text())
     assert outs["evaluate", "1"] == outs["evaluate", "2"]
     assert 0 < outs["evaluate", "1"]["systems"]["split.txt"]["samsa"] < 100
-    assert "builtin.v4+fast" in outs["evaluate", "1"]["signatures"]["samsa"]
+    assert "builtin.v5+fast" in outs["evaluate", "1"]["signatures"]["samsa"]
     assert outs["benchmark", "1"] == outs["benchmark", "2"]
     assert set(outs["benchmark", "1"]["systems"]["DSS"]["samsa"]) == {"samsa", "samsa_abl"}
 

@@ -1,4 +1,5 @@
-"""builtin.v3's decoding step: one main relation per Scene (parsers/builtin/wellformed.py), on hand-made trees."""
+"""builtin.v3's and v5's decoding steps: one main relation per Scene, one center per main relation
+(parsers/builtin/wellformed.py), on hand-made trees."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 
 from parsers.builtin.runtime import span_row
 from parsers.builtin.tree import Span, spans_to_graph
-from parsers.builtin.wellformed import one_main_relation, repair_targets
+from parsers.builtin.wellformed import center_targets, one_center, one_main_relation, repair_targets
 from samsa.queries import main_relations, scenes, unit_terminals
 
 LABELS = ("<none>", "A", "C", "D", "H", "P", "S", "A/P", "P^")
@@ -96,3 +97,51 @@ def test_every_unit_ends_with_one_main_relation():
 )
 def test_trees_left_as_they_are(spans):
     assert one_main_relation(spans, 5, table(), LABELS) == spans
+
+
+CENTER_LABELS = ("<none>", "A", "C", "D", "F", "N", "P", "H", "E/S", "A/P", "D^")
+TEAM = ["The", "team", "managed", "to", "win", "it"]
+
+
+def center_table(**spans: dict[str, float]):
+    """As :func:`table`, over ``CENTER_LABELS``."""
+
+    def log_probs(i: int, j: int) -> np.ndarray:
+        row = np.full(len(CENTER_LABELS), -10.0)
+        row[0] = 0.0
+        for label, value in spans.get(f"s{i}_{j}", {}).items():
+            row[CENTER_LABELS.index(label)] = value
+        return row
+
+    return log_probs
+
+
+def test_center_targets_exclude_centers_connectors_scenes_and_gaps():
+    assert [CENTER_LABELS[k] for k in center_targets(CENTER_LABELS)] == ["A", "D", "F", "H"]
+
+
+def test_the_center_the_network_is_surest_of_stays():
+    """[P [C managed] [C to win]]: "to win" is a center by a margin of 2.9 over its best other label, "managed"
+    by 0.2 over D, so "managed" becomes D and the main relation's minimal center is "win" alone."""
+    spans = [Span(0, 6, "H"), Span(0, 2, "A"), Span(2, 5, "P"), Span(2, 3, "C"), Span(3, 5, "C"), Span(5, 6, "A")]
+    scores = center_table(s2_3={"C": -0.7, "D": -0.9, "F": -4.0, "E/S": -0.1}, s3_5={"C": -0.1, "D": -3.0})
+    fixed = one_center(spans, 6, scores, CENTER_LABELS)
+    assert fixed == [*spans[:3], Span(2, 3, "D"), *spans[4:]]
+    # the other way round when the network is surer of "managed"
+    scores = center_table(s2_3={"C": -0.1, "D": -3.0}, s3_5={"C": -0.7, "F": -0.8})
+    assert one_center(spans, 6, scores, CENTER_LABELS)[4] == Span(3, 5, "F")
+
+
+@pytest.mark.parametrize(
+    "spans",
+    [
+        # coordinated centers ("won and kept" with a connector N) stay
+        [Span(0, 6, "H"), Span(2, 5, "P"), Span(2, 3, "C"), Span(3, 4, "N"), Span(4, 5, "C")],
+        # two centers of a participant, not of a main relation
+        [Span(0, 6, "H"), Span(0, 2, "A"), Span(0, 1, "C"), Span(1, 2, "C"), Span(2, 5, "P")],
+        # one center
+        [Span(0, 6, "H"), Span(2, 5, "P"), Span(2, 3, "D"), Span(3, 5, "C")],
+    ],
+)
+def test_units_with_one_center_or_coordination_are_left_alone(spans):
+    assert one_center(spans, 6, center_table(), CENTER_LABELS) == spans

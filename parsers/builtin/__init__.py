@@ -1,10 +1,11 @@
 """The ``builtin`` parser: a span-based UCCA parser trained by ``parsers/train.py``, CPU-only.
 
-Two pipelines (:data:`PIPELINES`, registry ``builtin.v4``): ``fast``
+Two pipelines (:data:`PIPELINES`, registry ``builtin.v5``): ``fast``
 (``weights/ucca-span-v2-scenes.npz``) and ``accurate`` (``weights/ucca-span-v3-minilm-l4-scenes.npz``,
 which also reads the frozen encoder of ``encoder.py``). Older registry versions stay, so that their
-signatures keep their meaning: ``builtin.v3`` decodes the same pipelines without
-``decode.at_least_one_scene``, ``builtin.v2`` also without ``wellformed.one_main_relation``,
+signatures keep their meaning: ``builtin.v4`` decodes the same pipelines without ``wellformed.one_center``,
+``builtin.v3`` also without ``decode.at_least_one_scene``, ``builtin.v2`` also without
+``wellformed.one_main_relation``,
 ``builtin.v1`` reads the plain v2 weights (``weights/ucca-span-v2.npz``) without Scene un-nesting either.
 The float16 weights ship inside the package; each file records its training command, data hashes and dev
 scores. Inference runs on numpy (``runtime.py``) and spaCy with an English model; PyTorch is needed only to
@@ -38,6 +39,7 @@ __all__ = [
     "make_v2",
     "make_v3",
     "make_v4",
+    "make_v5",
 ]
 
 #: named pipelines -> shipped weights file (docs/parser.md): ``fast`` reads spaCy features only, ``accurate``
@@ -46,8 +48,8 @@ __all__ = [
 PIPELINES = {"fast": "ucca-span-v2-scenes.npz", "accurate": "ucca-span-v3-minilm-l4-scenes.npz"}
 DEFAULT_PIPELINE = "fast"
 DEFAULT_WEIGHTS = PIPELINES[DEFAULT_PIPELINE]
-#: the newest decoding of a named pipeline (registry ``builtin.v4``; ``decoding=2`` gives ``builtin.v2``'s, ...)
-LATEST_DECODING = 4
+#: the newest decoding of a named pipeline (registry ``builtin.v5``; ``decoding=2`` gives ``builtin.v2``'s, ...)
+LATEST_DECODING = 5
 #: what ``builtin.v1`` (no pipeline: the old decoding) reads: the weights it was published with
 V1_WEIGHTS = "ucca-span-v2.npz"
 #: spaCy components the parser does not read (not loaded at all)
@@ -94,14 +96,15 @@ class BuiltinParser:
         self.pipeline = pipeline
         # the registry version whose decoding this is: builtin.v1 (no pipeline) decodes the spans as they come;
         # v2 (a named pipeline) also unnests Scenes inside main relations (decode.unnest_scenes); v3 then leaves
-        # one main relation per Scene (wellformed.one_main_relation); v4, the newest, decodes a sentence left
-        # without a Scene again with a larger Scene bias, under the Wiki guidelines (decode.at_least_one_scene)
+        # one main relation per Scene (wellformed.one_main_relation); v4 decodes a sentence left without a Scene
+        # again with a larger Scene bias, under the Wiki guidelines (decode.at_least_one_scene); v5, the newest,
+        # leaves one center per main relation that does not coordinate (wellformed.one_center)
         self.decoding = (1 if pipeline is None else LATEST_DECODING) if decoding is None else decoding
         if pipeline is None and self.decoding != 1:
             raise PluginUnavailable(f"decoding {decoding} needs a pipeline ({', '.join(PIPELINES)}); without one "
                                     "the parser is builtin.v1")  # fmt: skip
-        if pipeline is not None and self.decoding not in (2, 3, 4):
-            raise PluginUnavailable(f"the {pipeline} pipeline decodes as builtin.v2, v3 or v4 (decoding 2, 3 or 4), "
+        if pipeline is not None and self.decoding not in (2, 3, 4, 5):
+            raise PluginUnavailable(f"the {pipeline} pipeline decodes as builtin.v2 to v5 (decoding 2 to 5), "
                                     f"not {decoding}")  # fmt: skip
         self.unnest = self.decoding >= 2
         self.one_main = self.decoding >= 3
@@ -131,6 +134,7 @@ class BuiltinParser:
         self._style_id = STYLES.index(self.style)
         # every sentence of the Wiki-guideline annotation has a Scene; EWT's (UCCA v2) fragments may have none
         self.min_scene = self.decoding >= 4 and self.style == "wiki"
+        self.one_center = self.decoding >= 5
         self._encoder_dir = encoder_dir
         self._encoder_digest: str | None = None
         if self.encoder_layers:
@@ -206,7 +210,8 @@ class BuiltinParser:
                 feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
                 graphs = decode_batch(self.net, self.vocab, feats, batch, batch=self.batch_size,
                                       scene_bias=self.scene_bias, unnest=self.unnest,
-                                      one_main=self.one_main, min_scene=self.min_scene)  # fmt: skip
+                                      one_main=self.one_main, min_scene=self.min_scene,
+                                      centers=self.one_center)  # fmt: skip
                 for k, g in zip(idx, graphs, strict=True):
                     out[k] = g
         done = [new_passage() if g is None else g for g in out]
@@ -298,6 +303,7 @@ def make_pipeline(
 make_v2 = partial(make_pipeline, decoding=2)
 #: registry factory of ``builtin.v3``: ``builtin.v2`` plus one main relation per Scene
 make_v3 = partial(make_pipeline, decoding=3)
-#: registry factory of ``builtin.v4`` (the default ``builtin``): ``builtin.v3`` plus at least one Scene per sentence
-#: under the Wiki guidelines
+#: registry factory of ``builtin.v4``: ``builtin.v3`` plus at least one Scene per sentence under the Wiki guidelines
 make_v4 = partial(make_pipeline, decoding=4)
+#: registry factory of ``builtin.v5`` (the default ``builtin``): ``builtin.v4`` plus one center per main relation
+make_v5 = partial(make_pipeline, decoding=5)

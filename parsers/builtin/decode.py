@@ -12,7 +12,7 @@ from parsers.builtin.features import Featurized, Vocab
 from parsers.builtin.remotes import add_remotes, candidate_pairs, distance_buckets
 from parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs, span_row
 from parsers.builtin.tree import UP, Span, spans_to_graph
-from parsers.builtin.wellformed import MAIN, LogProbs, one_main_relation
+from parsers.builtin.wellformed import MAIN, LogProbs, one_center, one_main_relation
 from samsa.queries import scenes
 
 __all__ = [
@@ -141,6 +141,7 @@ def decode_batch(
     unnest: bool = False,
     one_main: bool = False,
     min_scene: bool = False,
+    centers: bool = False,
 ) -> list[nx.DiGraph]:
     """Parse featurized sentences into graphs.
 
@@ -161,7 +162,7 @@ def decode_batch(
         for bi, found in enumerate(cky_batch(gain, lengths)):
             log_probs = rows.log_probs[first_row[bi] : first_row[bi + 1]]
             graph = partial(_sentence_graph, net=net, vocab=vocab, fence=fence, b=bi, words=list(tokens[b + bi]),
-                            log_probs=log_probs, mask=mask, unnest=unnest, one_main=one_main,
+                            log_probs=log_probs, mask=mask, unnest=unnest, one_main=one_main, centers=centers,
                             passage_id=str(b + bi + 1))  # fmt: skip
             g = graph([Span(i, j, vocab.labels[best[bi, i, j]]) for i, j in found], scene_bias)
             if min_scene and not scenes(g):
@@ -172,13 +173,15 @@ def decode_batch(
 
 def _sentence_graph(spans: list[Span], bias: float, *, net: NumpySpanNet, vocab: Vocab, fence: np.ndarray, b: int,
                     words: list[str], log_probs: np.ndarray, mask: np.ndarray, unnest: bool, one_main: bool,
-                    passage_id: str) -> nx.DiGraph:  # fmt: skip
+                    passage_id: str, centers: bool = False) -> nx.DiGraph:  # fmt: skip
     """Sentence ``b``'s graph from its decoded spans (decoded at Scene bias ``bias``): the later steps."""
     if unnest:
         spans = unnest_scenes(spans)
+    lookup = _sentence_log_probs(log_probs, bias * mask, len(words), 0)
     if one_main:
-        lookup = _sentence_log_probs(log_probs, bias * mask, len(words), 0)
         spans = one_main_relation(spans, len(words), lookup, vocab.labels)
+    if centers:
+        spans = one_center(spans, len(words), lookup, vocab.labels)
     g = spans_to_graph(words, spans, passage_id=passage_id)
     predict_remotes(net, vocab, fence, b, g)
     return g
