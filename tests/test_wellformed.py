@@ -24,14 +24,15 @@ def several_main_relations(words: list[str], spans: list[Span]) -> list[list[str
     return [[" ".join(g.nodes[t]["text"] for t in unit_terminals(g, m)) for m in ms] for ms in found if len(ms) > 1]
 
 
-def table(**spans: dict[str, float]):
-    """log_probs(i, j): "no unit" at 0 and every label at -10, except what ``spans`` (key ``s<i>_<j>``) says."""
+def table(labels: tuple[str, ...] = LABELS, **spans: dict[str, float]):
+    """log_probs(i, j) over ``labels``: "no unit" at 0 and every label at -10, except what ``spans`` (key
+    ``s<i>_<j>``) says."""
 
     def log_probs(i: int, j: int) -> np.ndarray:
-        row = np.full(len(LABELS), -10.0)
+        row = np.full(len(labels), -10.0)
         row[0] = 0.0
         for label, value in spans.get(f"s{i}_{j}", {}).items():
-            row[LABELS.index(label)] = value
+            row[labels.index(label)] = value
         return row
 
     return log_probs
@@ -103,19 +104,6 @@ CENTER_LABELS = ("<none>", "A", "C", "D", "F", "N", "P", "H", "E/S", "A/P", "D^"
 TEAM = ["The", "team", "managed", "to", "win", "it"]
 
 
-def center_table(**spans: dict[str, float]):
-    """As :func:`table`, over ``CENTER_LABELS``."""
-
-    def log_probs(i: int, j: int) -> np.ndarray:
-        row = np.full(len(CENTER_LABELS), -10.0)
-        row[0] = 0.0
-        for label, value in spans.get(f"s{i}_{j}", {}).items():
-            row[CENTER_LABELS.index(label)] = value
-        return row
-
-    return log_probs
-
-
 def test_center_targets_exclude_centers_connectors_scenes_and_gaps():
     assert [CENTER_LABELS[k] for k in center_targets(CENTER_LABELS)] == ["A", "D", "F", "H"]
 
@@ -124,11 +112,11 @@ def test_the_center_the_network_is_surest_of_stays():
     """[P [C managed] [C to win]]: "to win" is a center by a margin of 2.9 over its best other label, "managed"
     by 0.2 over D, so "managed" becomes D and the main relation's minimal center is "win" alone."""
     spans = [Span(0, 6, "H"), Span(0, 2, "A"), Span(2, 5, "P"), Span(2, 3, "C"), Span(3, 5, "C"), Span(5, 6, "A")]
-    scores = center_table(s2_3={"C": -0.7, "D": -0.9, "F": -4.0, "E/S": -0.1}, s3_5={"C": -0.1, "D": -3.0})
+    scores = table(CENTER_LABELS, s2_3={"C": -0.7, "D": -0.9, "F": -4.0, "E/S": -0.1}, s3_5={"C": -0.1, "D": -3.0})
     fixed = one_center(spans, 6, scores, CENTER_LABELS)
     assert fixed == [*spans[:3], Span(2, 3, "D"), *spans[4:]]
     # the other way round when the network is surer of "managed"
-    scores = center_table(s2_3={"C": -0.1, "D": -3.0}, s3_5={"C": -0.7, "F": -0.8})
+    scores = table(CENTER_LABELS, s2_3={"C": -0.1, "D": -3.0}, s3_5={"C": -0.7, "F": -0.8})
     assert one_center(spans, 6, scores, CENTER_LABELS)[4] == Span(3, 5, "F")
 
 
@@ -144,4 +132,4 @@ def test_the_center_the_network_is_surest_of_stays():
     ],
 )
 def test_units_with_one_center_or_coordination_are_left_alone(spans):
-    assert one_center(spans, 6, center_table(), CENTER_LABELS) == spans
+    assert one_center(spans, 6, table(CENTER_LABELS), CENTER_LABELS) == spans
