@@ -173,7 +173,7 @@ def decode_batch(
 
 def _sentence_graph(spans: list[Span], bias: float, *, net: NumpySpanNet, vocab: Vocab, fence: np.ndarray, b: int,
                     words: list[str], log_probs: np.ndarray, mask: np.ndarray, unnest: bool, one_main: bool,
-                    passage_id: str, centers: bool = False) -> nx.DiGraph:  # fmt: skip
+                    centers: bool, passage_id: str) -> nx.DiGraph:  # fmt: skip
     """Sentence ``b``'s graph from its decoded spans (decoded at Scene bias ``bias``): the later steps."""
     if unnest:
         spans = unnest_scenes(spans)
