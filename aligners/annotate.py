@@ -142,7 +142,7 @@ def use_numpy_gemm(nlp: Any) -> None:
     ops = NumpyOps(use_blis=False)
     for _, component in nlp.components:
         model = getattr(component, "model", None)
-        if not hasattr(model, "walk"):
+        if model is None or not hasattr(model, "walk"):
             continue  # rule-based components have no network
         for node in model.walk():
             if type(node.ops) is NumpyOps:  # not GPU ops, not another library's ops

@@ -59,7 +59,7 @@ class SultanAligner:
         model: str | None = None,
         annotator: Annotator | None = None,
     ) -> None:
-        self.ppdb_path = None if ppdb in (None, False) else Path(ppdb)  # type: ignore[arg-type]
+        self.ppdb_path = None if ppdb is None or ppdb is False else Path(ppdb)
         self.faithful = faithful_bugs
         self.stop = stopwords(stopwords_size)
         self.stopwords_size = stopwords_size

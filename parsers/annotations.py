@@ -112,7 +112,7 @@ def _write(path: Path, ann: Annotations) -> None:
     arrays["header"] = np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, **arrays)
+    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]  # numpy's stub types **kwds as allow_pickle
     tmp.replace(path)
 
 

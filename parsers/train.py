@@ -61,14 +61,14 @@ def encoder_features(encoder, sentences: list[list[str]], cache_dir: Path | None
     if path and path.is_file():
         with np.load(path, allow_pickle=False) as z:
             return [z[f"s{k}"] for k in range(len(sentences))]
-    out = []
+    out: list[np.ndarray] = []
     for b in range(0, len(sentences), 256):
         out.extend(e.astype(np.float16) for e in encoder.words(sentences[b : b + 256]))
         print(f"encoder features {len(out)}/{len(sentences)}", file=sys.stderr, flush=True)
     if path:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, **{f"s{k}": e for k, e in enumerate(out)})
+        np.savez(tmp, **{f"s{k}": e for k, e in enumerate(out)})  # type: ignore[arg-type]  # numpy's stub: **kwds
         tmp.replace(path)
     return out
 
@@ -300,8 +300,9 @@ def main(argv: list[str] | None = None) -> int:
                 w = weights[k]
                 span_loss = span_loss + (each.sum() if w is None else (each * w.to(device).reshape(-1)).sum())
                 count += int((tgts[k] >= 0).sum())
-                if rtgts[k] is not None:
-                    *pair, gold = (x.to(device) for x in rtgts[k])
+                remote = rtgts[k]
+                if remote is not None:
+                    *pair, gold = (x.to(device) for x in remote)
                     remote_loss = remote_loss + loss_fn(model.remote_logits(fence, bi, *pair), gold)
                     remote_count += len(gold)
             loss = span_loss / max(count, 1) + remote_loss / max(remote_count, 1)
@@ -393,7 +394,7 @@ def continue_from(model: SpanModel, vocab: Vocab, path: Path, add_styles: bool =
         new = {"style.weight"} if add_styles else set()  # the added style embedding starts as initialized
         if unexpected or any(not k.startswith("encoder.") and k not in new for k in missing):
             raise RuntimeError(f"missing {missing}, unexpected {unexpected}")
-        if tuned:
+        if tuned and model.encoder is not None:
             model.encoder.load_overrides(tuned)
     except (RuntimeError, KeyError) as e:
         raise SystemExit(f"{path}: not the same network as this run's options ({e})") from None

@@ -9,7 +9,7 @@ system ranking under each annotation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import networkx as nx
@@ -22,7 +22,7 @@ __all__ = ["compare_annotations"]
 
 
 def compare_annotations(
-    gold: Sequence[nx.DiGraph], parsed: Sequence[nx.DiGraph], systems: dict[str, Sequence[str]], metric: Samsa
+    gold: Sequence[nx.DiGraph], parsed: Sequence[nx.DiGraph], systems: Mapping[str, Sequence[str]], metric: Samsa
 ) -> dict[str, Any]:
     """Compare SAMSA on ``gold`` and ``parsed`` graphs of the same sentences for each system output."""
     ucca = evaluate_corpus(zip(parsed, gold, strict=True)).to_dict()

@@ -40,7 +40,7 @@ except ImportError:  # pragma: no cover - exercised only without the extra
     _PluginBase = object  # type: ignore[assignment,misc]
 
 
-class SamsaWorkerPlugin(_PluginBase):  # type: ignore[misc,valid-type]
+class SamsaWorkerPlugin(_PluginBase):
     """Builds one samsa Worker per Dask worker, under ``name`` (a digest of the job); ``private``: the
     workers run nothing but samsa's tasks (a LocalCluster started by samsa)."""
 
@@ -82,7 +82,8 @@ def _environ_kept(names: Iterable[str]) -> Iterator[None]:
 def _run_on_dask_worker(name: str, items: list[Item], want: str) -> list[ItemResult]:
     from distributed import get_worker
 
-    return get_worker().samsa_workers[name].run(items, want)
+    workers: dict[str, Any] = get_worker().samsa_workers  # type: ignore[attr-defined]  # set by SamsaWorkerPlugin
+    return workers[name].run(items, want)
 
 
 class DaskExecutor:

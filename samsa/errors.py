@@ -7,6 +7,7 @@ CLI catches it and prints the message without a traceback.
 from __future__ import annotations
 
 from os import PathLike
+from typing import Any
 
 __all__ = [
     "ConfigError",
@@ -46,7 +47,7 @@ class InputError(SamsaError, ValueError):
             where = f"{self.path}:{line}: " if line is not None else f"{self.path}: "
         super().__init__(f"{where}{message}")
 
-    def __reduce__(self):  # type: ignore[override]
+    def __reduce__(self) -> tuple[Any, ...]:
         # picklable with its fields, so an error raised in a worker process reaches the parent intact
         return (self.__class__, (self.path, self.line, self.detail))
 
@@ -60,7 +61,7 @@ class InvalidGraphError(InputError):
         super().__init__(path, line, message)
         self.node = node
 
-    def __reduce__(self):  # type: ignore[override]
+    def __reduce__(self) -> tuple[Any, ...]:
         return (_invalid_graph, (self.path, self.line, self.detail, self.node))
 
 
@@ -76,7 +77,7 @@ class OutputError(SamsaError, OSError):
         self.detail = message
         super().__init__(f"{self.path}: {message}")
 
-    def __reduce__(self):  # type: ignore[override]
+    def __reduce__(self) -> tuple[Any, ...]:
         return (self.__class__, (self.path, self.detail))
 
     def __str__(self) -> str:  # OSError would format (errno, strerror)

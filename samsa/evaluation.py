@@ -87,6 +87,7 @@ def evaluate(
     if not isinstance(systems, Mapping):
         systems = {"system": systems}
     wanted = parse_metrics(metrics)
+    refs: list[list[str]] | None
     if test_set is not None:
         if orig_sents is not None or refs_sents is not None:
             raise InputError(None, None, "give either a test set or orig_sents/refs_sents, not both")

@@ -173,12 +173,12 @@ def is_terminal(g: nx.DiGraph, node: str) -> bool:
 # ``g.succ[n]``) cost more than the queries that scoring runs some hundred times per sentence. Read only.
 def node_table(g: nx.DiGraph) -> Mapping[str, dict[str, Any]]:
     """``{node: attributes}`` of ``g`` (``g.nodes[n]`` without a view per call), read only."""
-    return g._node  # type: ignore[attr-defined,no-any-return]
+    return g._node
 
 
 def child_table(g: nx.DiGraph) -> Mapping[str, Mapping[str, dict[str, Any]]]:
     """``{node: {child: edge attributes}}`` of ``g`` (``g.succ[n]`` without a view per call), read only."""
-    return g._succ  # type: ignore[attr-defined,no-any-return]
+    return g._succ
 
 
 def terminals(g: nx.DiGraph) -> list[str]:

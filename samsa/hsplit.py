@@ -13,7 +13,7 @@ exact aligner (or the aligner given).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,7 @@ def load_references(data: Path, first: int | None = None) -> dict[str, Any]:
 
 def benchmark_hsplit(
     data: str | Path,
-    systems: dict[str, Sequence[str]],
+    systems: Mapping[str, Sequence[str]],
     *,
     first: int | None = None,
     include_hsplit: bool = True,

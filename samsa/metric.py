@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeAlias
 
 import networkx as nx
 
@@ -34,7 +34,8 @@ __all__ = [
     "shared_parser",
 ]
 
-Source = nx.DiGraph | str
+#: a source: its UCCA graph, or its text (parsed with the metric's parser)
+Source: TypeAlias = "nx.DiGraph | str"
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,7 @@ class Samsa:
                 )
         texts = [s.lower() if self.lowercase else s for s in sources if isinstance(s, str)]
         if not texts:
-            return list(sources)  # type: ignore[arg-type]
+            return list(sources)
         if self.parser is None or isinstance(self.parser, str):
             self.parser = shared_parser(self.parser or "builtin")  # text sources: the built-in parser by default
         parsed = iter(self.parser.parse(texts))
@@ -179,7 +180,7 @@ class Samsa:
         prepare = getattr(self.aligner, "prepare", None)
         if prepare is None:
             return
-        token_lists = []
+        token_lists: list[list[str]] = []
         for k, g in enumerate(graphs):
             st = structures[k] if structures is not None and self.compat == "paper" else None
             if st is not None:

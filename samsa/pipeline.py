@@ -201,7 +201,7 @@ def parse_corpus(
     executor = make_executor(Job(parser=parser, score=False), jobs=jobs, dask=dask)
     try:
         items = (Item("parse", s) for s in sentences)
-        graphs = [r.graph for _, r in run_items(items, executor, cache=cache, parser=parser, return_graphs=True,
+        graphs = [_graph(r) for _, r in run_items(items, executor, cache=cache, parser=parser, return_graphs=True,
                                                 progress=progress)]  # fmt: skip
     finally:
         executor.close()
@@ -284,3 +284,10 @@ def progress_bar(total: int | None, desc: str, quiet: bool) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, desc=desc, unit="sent", file=sys.stderr, disable=True if quiet else None, leave=False)
+
+
+def _graph(result: Any) -> nx.DiGraph:
+    """The graph of a parse item's result (asked for with ``return_graphs``)."""
+    if result.graph is None:
+        raise RuntimeError("a parse item came back without its graph")
+    return result.graph

@@ -8,7 +8,8 @@ variants, which look only at an edge's first category, live in
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from typing import Any
 
 import networkx as nx
 
@@ -69,7 +70,7 @@ def is_scene(g: nx.DiGraph, unit: str) -> bool:
     return _is_scene_row(node_table(g)[unit], child_table(g)[unit])
 
 
-def _is_scene_row(data: dict, kids: dict) -> bool:
+def _is_scene_row(data: Mapping[str, Any], kids: Mapping[str, Any]) -> bool:
     """:func:`is_scene` on one node's attributes and its child edges, as networkx stores them."""
     return (
         data["layer"] == "1"

@@ -115,7 +115,7 @@ def _lines(data: Path, rel: str, n: int, normalization: str) -> list[str]:
 
 
 def _metrics(out: list[str], src: list[str], simp: list[str], turk: list[list[str]]) -> dict[str, float]:
-    bleu = {"smooth_method": "none"}
+    bleu: dict[str, Any] = {"smooth_method": "none"}
     b1 = corpus_bleu(out, [simp], **bleu).score
     b8 = corpus_bleu(out, turk, **bleu).score
     copy = corpus_bleu(out, [src], **bleu).score

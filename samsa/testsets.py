@@ -161,6 +161,7 @@ def _from_config() -> DataRoot | None:
 
 def data_root(data: str | PathLike[str] | None = None) -> DataRoot:
     """Where the corpora are: ``data``, else ``$SAMSA_DATA``, the config file, ``$SAMSA_SHARED_DATA``."""
+    root: DataRoot | None
     if data is not None:
         root = DataRoot(Path(data), "--data")
     elif os.environ.get("SAMSA_DATA"):

@@ -142,7 +142,7 @@ def read_standard(root: Element, path: str | PathLike[str] = "<xml>", *, validat
             edges.extend((nid, e) for e in node_edges)
     for parent, edge in edges:
         child = edge.get("toID")
-        if child not in g:
+        if child is None or child not in g:
             raise InputError(path, edge.line, f"edge from {parent} points to unknown node {child!r}")
         attrs, _, _, cat_elems = _parts(edge)
         cat_attrs = [dict(c.attrib) for c in cat_elems]
@@ -150,7 +150,7 @@ def read_standard(root: Element, path: str | PathLike[str] = "<xml>", *, validat
             etype = edge.get("type")
             if not etype:
                 raise InputError(path, edge.line, f"edge {parent} -> {child} has neither type nor <category>")
-            cats = (etype,)
+            cats: tuple[str, ...] = (etype,)
         else:
             missing = [c for c in cat_attrs if not c.get("tag")]
             if missing:

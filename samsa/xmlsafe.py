@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
+from typing import Any
 from xml.parsers import expat
 
 from samsa.errors import InputError
@@ -74,7 +75,7 @@ def parse_xml(
     stack: list[Element] = []
     root: list[Element] = []
 
-    def refuse_doctype(*_args: object) -> None:
+    def refuse_doctype(*_args: object) -> Any:  # raises: pyexpat types the handlers by their return values
         raise InputError(
             path,
             parser.CurrentLineNumber,

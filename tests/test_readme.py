@@ -79,3 +79,18 @@ def test_bash_examples_run(script, workdir):
 def test_python_examples_run(program, workdir):
     done = run([sys.executable, "-c", program], workdir)
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_ci_runs_the_readme_setup_first_and_verbatim():
+    """`.ci/run` runs the README's two set-up commands before anything else is installed or tested."""
+    setup = [line for line in blocks("bash")[0].splitlines() if line and not line.startswith("#")][:2]
+    assert setup == ['python -m pip install ".[test]"', "python -m pytest"]
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    commands = [line for line in ci if line.startswith(("python", "pip", "ruff", "mypy"))]
+    assert commands[0].startswith("python3 -m venv")  # a fresh environment, and nothing installed before
+    assert commands[1:3] == setup
+    # the extra the set-up names exists and brings the test runner, ruff and mypy (tomllib is 3.11+: a regex)
+    test_extra = re.search(r"^test = \[(.*)\]$", (ROOT / "pyproject.toml").read_text(), re.M)
+    assert test_extra is not None
+    assert {"pytest", "ruff", "mypy"} <= {re.split(r"[<>=\[]", d.strip(' "'))[0] for d in test_extra[1].split(",")}
+    assert "ruff check ." in ci and "mypy" in ci

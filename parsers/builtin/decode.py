@@ -159,6 +159,7 @@ def decode_batch(
         rows = batch_span_log_probs(net, fence, lengths)
         best, gain = span_charts(rows, lengths, scene_bias * mask)
         first_row = np.cumsum([0] + [n * (n + 1) // 2 for n in lengths])
+        assert rows.log_probs is not None  # scored by the network above
         for bi, found in enumerate(cky_batch(gain, lengths)):
             log_probs = rows.log_probs[first_row[bi] : first_row[bi + 1]]
             graph = partial(_sentence_graph, net=net, vocab=vocab, fence=fence, b=bi, words=list(tokens[b + bi]),

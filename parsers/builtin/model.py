@@ -57,8 +57,8 @@ class SpanModel(nn.Module):
         """``vectors=False``: no spaCy tok2vec input; ``finetune``: an ``encoder_torch.TorchMiniLM`` whose layers
         train with the parser (v4; its states replace the cached encoder features)."""
         super().__init__()
-        self.config = {"word_dim": word_dim, "tag_dim": tag_dim, "hidden": hidden, "mlp": mlp, "dropout": dropout,
-                       "remote_mlp": remote_mlp}  # fmt: skip
+        self.config: dict[str, Any] = {"word_dim": word_dim, "tag_dim": tag_dim, "hidden": hidden, "mlp": mlp,
+                                       "dropout": dropout, "remote_mlp": remote_mlp}  # fmt: skip
         self.vectors = vectors
         if not vectors:
             self.config["vectors"] = False

@@ -20,7 +20,7 @@ from typing import Any
 from samsa import __version__
 from samsa.errors import SamsaError
 
-__all__ = ["COMMANDS", "build_parser", "commands", "console", "main"]
+__all__ = ["COMMANDS", "EXTRAS", "build_parser", "commands", "console", "main", "missing_extra"]
 
 #: the sub-commands, in ``--help``'s order: each a module of this package with ``add_parser(subparsers)``
 COMMANDS = (
@@ -51,13 +51,35 @@ def build_parser() -> argparse.ArgumentParser:
         prog="samsa",
         description="Structural evaluation of text simplification with SAMSA (Sulem et al., NAACL 2018).",
         epilog="Run 'samsa COMMAND --help' for a command's options and examples.",
+        allow_abbrev=False,
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"samsa {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    parser.add_argument("--list", action=ListTestSets, help="list the named test sets (as sacrebleu --list) and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for cmd in commands():
         cmd.add_parser(sub)
+    for p in sub.choices.values():
+        # an abbreviated option is never guessed: sacrebleu's '-tok' must not be read as '-t ok'
+        p.allow_abbrev = False
+        if not any("--version" in a.option_strings for a in p._actions):
+            p.add_argument("-V", "--version", action="version", version=f"samsa {__version__}")
+        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks on errors")
     return parser
+
+
+class ListTestSets(argparse.Action):
+    """``--list``: print the test-set names, one a line, and exit (sacrebleu's habit)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:  # fmt: skip
+        from samsa.testsets import available_test_sets
+
+        print("\n".join(available_test_sets()))
+        parser.exit(0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -68,6 +90,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with _interrupts_recorded():
             return int(args.run(args))
+    except ModuleNotFoundError as e:
+        extra = missing_extra(e)
+        if args.debug or extra is None:
+            raise
+        print(f"samsa: error: {args.command} needs the optional package '{e.name}' (the [{extra}] extra): "
+              f"pip install 'samsa-metric[{extra}]'", file=sys.stderr)  # fmt: skip
+        return 1
     except KeyboardInterrupt:
         if args.debug:
             raise
@@ -78,6 +107,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"samsa: error: {e}", file=sys.stderr)
         return 1
+
+
+#: top-level import name of an optional dependency -> the extra that installs it
+EXTRAS = {
+    "pandas": "human",
+    "odf": "human",
+    "scipy": "human",
+    "matplotlib": "human",
+    "dask": "dask",
+    "distributed": "dask",
+    "torch": "train",
+    "playwright": "test",
+}
+
+
+def missing_extra(error: ModuleNotFoundError) -> str | None:
+    """The extra that would install the module ``error`` could not find, or None when it is no optional one."""
+    top = (error.name or "").split(".")[0]
+    return EXTRAS.get(top)
 
 
 @contextmanager

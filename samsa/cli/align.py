@@ -7,7 +7,7 @@ import sys
 
 from samsa.cli.common import add_aligner_options, build_aligner
 from samsa.errors import InputError
-from samsa.fileio import decode_lines
+from samsa.fileio import atomic_write_text, check_output_path, decode_lines
 
 DESCRIPTION = """\
 Align the words of sentence pairs. Input: one 'source<TAB>target' pair per line, both
@@ -22,7 +22,16 @@ example:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("align", help="word alignment of sentence pairs (Pharaoh output)", description=DESCRIPTION,
                        formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
-    p.add_argument("input", nargs="?", default="-", help="TSV file of pairs (default: standard input)")
+    p.add_argument("input_file", nargs="?", metavar="INPUT", default=None,
+                   help="TSV file of pairs (default: standard input)")  # fmt: skip
+    p.add_argument("-i", "--input", metavar="FILE", default=None, help="same as the positional INPUT")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        default=None,
+        help="write the alignments to FILE (atomically) instead of standard output",
+    )
     add_aligner_options(p)
     p.set_defaults(run=run)
 
@@ -38,6 +47,9 @@ def read_pairs(data: bytes, path: str) -> list[tuple[list[str], list[str]]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.input and args.input_file:
+        raise InputError(None, None, "give the pairs once: a positional INPUT or -i FILE")
+    args.input = args.input or args.input_file or "-"
     if args.input == "-":
         data, path = sys.stdin.buffer.read(), "<stdin>"
     else:
@@ -50,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
     aligner = build_aligner(args)
     batch = getattr(aligner, "align_batch", None)
     alignments = batch(pairs) if batch else [aligner.align(s, t) for s, t in pairs]
-    out = sys.stdout
-    for al in alignments:
-        out.write(" ".join(f"{i}-{j}" for i, j in al) + "\n")
+    text = "\n".join(" ".join(f"{i}-{j}" for i, j in al) for al in alignments)
+    if args.output:
+        check_output_path(args.output, [] if args.input == "-" else [args.input])
+        atomic_write_text(args.output, text + "\n" if alignments else "")
+    elif alignments:
+        sys.stdout.write(text + "\n")
     return 0

@@ -22,7 +22,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     p.add_argument("action", choices=("info", "clear"))
     p.add_argument("--cache", metavar="PATH", default=None, help="cache file (default: $SAMSA_CACHE or user cache)")
-    p.add_argument("--json", action="store_true", help="info as JSON")
+    p.add_argument("-f", "--format", choices=("table", "json"), default="table",
+                   help="info's format (default: %(default)s)")  # fmt: skip
+    p.add_argument("--json", dest="format", action="store_const", const="json", help="same as -f json")
     p.set_defaults(run=run)
 
 
@@ -34,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"removed {cache.clear()} parse(s) from {cache.path}")
             return 0
         info = cache.info()
-    if args.json:
+    if args.format == "json":
         print(json.dumps(info, indent=2))
         return 0
     print(f"path     {info['path']}\nentries  {info['entries']}\nsize     {info['bytes'] / 2**20:.1f} MiB")

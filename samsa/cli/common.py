@@ -76,7 +76,13 @@ def add_runtime_options(p: argparse.ArgumentParser, *, parses: bool = True) -> N
             help="parse cache (SQLite; default: $SAMSA_CACHE or the user cache directory)",
         )
         g.add_argument("--no-cache", dest="use_cache", action="store_false", help="parse everything, store nothing")
-    g.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    g.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress bars (EASSE's -q, quality estimation, is "
+        "not this: samsa evaluate's metrics include compression and split counts)",
+    )
 
 
 def dask_target(args: argparse.Namespace) -> str | None:

@@ -30,7 +30,7 @@ HUMAN = ("acl2018", "hsplit", "acl2018+hsplit", "samsa2018")
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("correlate", help="metric vs human correlations", description=DESCRIPTION,
                        formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
-    p.add_argument("--scores", required=True, metavar="CSV", help="metric scores (see above)")
+    p.add_argument("-i", "--scores", required=True, metavar="CSV", help="metric scores (see above)")
     p.add_argument("--human", choices=HUMAN, required=True, help="human ratings to correlate with")
     add_data_option(p)
     p.add_argument("--level", choices=("system", "sentence"), default="system")

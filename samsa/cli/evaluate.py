@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from samsa.cli.common import add_runtime_options, add_splitter_option, dask_target, open_cache
 from samsa.cli.io import (
@@ -21,6 +22,7 @@ from samsa.fileio import check_line_counts
 from samsa.lexical import SARI_VARIANTS
 from samsa.lexical.normalize import TOKENIZERS
 from samsa.lexical.suite import METRICS, SuiteConfig
+from samsa.report.metrics import RESAMPLABLE
 from samsa.tables import flatten, render
 
 DESCRIPTION = """\
@@ -52,8 +54,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_test_set_option(p)
     p.add_argument("--source", metavar="FILE", help="source sentences, one per line (instead of -t)")
     p.add_argument("--refs", metavar="FILE", nargs="+", default=[], help="reference files (instead of -t)")
-    p.add_argument("-m", "--metrics", default="sari,bleu,fkgl",
-                   help="comma-separated metric names (default: %(default)s)")  # fmt: skip
+    p.add_argument("-m", "--metrics", nargs="+", action=MetricsAction, default=["sari", "bleu", "fkgl"],
+                   help="metric names, comma- or space-separated (default: sari,bleu,fkgl)")  # fmt: skip
     p.add_argument("--sari-variant", choices=SARI_VARIANTS, default="easse", help="SARI variant (default: %(default)s)")
     p.add_argument("--sari-del-precision", action="store_true", help="easse SARI: precision instead of F1 for deletion")
     p.add_argument(
@@ -61,13 +63,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="easse SARI legacy mode for tokenized lowercased TurkCorpus files (source untouched, no lowercasing)",
     )
-    p.add_argument("--tokenizer", choices=TOKENIZERS, default="13a", help="tokenizer (default: %(default)s)")
+    p.add_argument("-tok", "--tokenizer", choices=TOKENIZERS, default="13a", help="tokenizer (default: %(default)s)")
     p.add_argument(
+        "-lc",
         "--lowercase",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="lowercase before scoring (default: yes, as the EASSE command line)",
+        help="lowercase before scoring (default: yes, as the EASSE command line; --no-lc = --no-lowercase)",
     )
+    p.add_argument("--no-lc", dest="lowercase", action="store_false", help=argparse.SUPPRESS)
     p.add_argument("--unescape", action="store_true", help="undo Moses escapes (&apos; ...) first")
     p.add_argument("--fkgl-variant", choices=("easse", "corrected"), default="easse", help="(default: %(default)s)")
     p.add_argument(
@@ -81,8 +85,43 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ucca", metavar="DIR",
                    help="gold UCCA XML of the sources, for the samsa metric (default: parse --source)")  # fmt: skip
     add_format_options(p)
+    g = p.add_argument_group("statistics (as sacrebleu)")
+    g.add_argument("-b", "--score-only", action="store_true", help="print the scores alone, tab-separated, a line per "
+                   "system")  # fmt: skip
+    g.add_argument("-ci", "--confidence", action="store_true",
+                   help=f"95%% bootstrap interval of {', '.join(RESAMPLABLE)} (sentences resampled)")  # fmt: skip
+    g.add_argument(
+        "--paired-bs",
+        action="store_true",
+        help="paired bootstrap test of every system against the first (the baseline): p-values",
+    )
+    g.add_argument("--bootstrap", type=positive_int, default=1000, metavar="N",
+                   help="bootstrap resamples (default: %(default)s)")  # fmt: skip
+    g.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default: %(default)s)")
     add_runtime_options(p)
     p.set_defaults(run=run)
+
+
+class MetricsAction(argparse.Action):
+    """``-m sari,bleu`` and ``-m sari bleu`` alike. A word after ``-m`` that is no metric name and looks like a
+    file (a path separator, a dot, '-' or an existing file) is a system output, so ``-m sari out.txt`` reads
+    out.txt as argparse would have without ``nargs``."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:  # fmt: skip
+        import os
+
+        known = {*METRICS, "samsa"}
+        metrics: list[str] = []
+        for i, value in enumerate(values):
+            words = [w.strip() for w in value.split(",") if w.strip()]
+            file_like = i > 0 and not (set(words) & known) and (value == "-" or os.sep in value or "." in value
+                                                                   or os.path.isfile(value))  # fmt: skip
+            if file_like:
+                namespace.more_systems = values[i:]
+                break
+            metrics.extend(words)
+        setattr(namespace, self.dest, metrics)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -114,10 +153,32 @@ def run(args: argparse.Namespace) -> int:
         if cache is not None:
             cache.close()
     result["test_set"] = args.test_set
+    if args.confidence or args.paired_bs:
+        from samsa.bootstrap import add_bootstrap
+
+        add_bootstrap(result, source, systems, refs, metrics, config, resamples=args.bootstrap, seed=args.seed,
+                      intervals=args.confidence, paired=args.paired_bs)  # fmt: skip
+    if args.score_only:
+        lines = ["\t".join(_plain(v, args.width) for k, v in flatten(values).items() if k.split(".")[0] in metrics)
+                 for values in result["systems"].values()]  # fmt: skip
+        emit(args, "\n".join(lines))
+        return 0
     if args.format == "json":
         emit(args, json.dumps(result, indent=2, ensure_ascii=False))
         return 0
     rows = [{"system": name, **flatten(values)} for name, values in result["systems"].items()]
-    columns = ["system", *(k for k in rows[0] if k != "system")]
+    columns = ["system", *dict.fromkeys(k for r in rows for k in r if k != "system")]
     emit(args, render(rows, columns, args.format, width=args.width, signatures=result["signatures"]))
     return 0
+
+
+def _plain(value: Any, width: int) -> str:
+    return f"{value:.{width}f}" if isinstance(value, float) else str(value)
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value

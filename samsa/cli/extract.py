@@ -20,21 +20,26 @@ example:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("extract-text", help="the tokenized sentences of a UCCA XML directory", description=DESCRIPTION,
                        formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
-    p.add_argument("ucca", metavar="DIR", help="directory of UCCA XML files (standard or site format)")
+    p.add_argument("ucca", metavar="DIR", nargs="?", default=None,
+                   help="directory of UCCA XML files (standard or site format)")  # fmt: skip
+    p.add_argument("-i", "--ucca", dest="ucca_option", metavar="DIR", default=None, help="same as the positional DIR")
     p.add_argument("-o", "--output", metavar="FILE", default=None, help="write here instead of standard output")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar (not EASSE's -q, quality estimation)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from samsa.errors import InputError
     from samsa.fileio import check_output_path
     from samsa.graph import tokens
     from samsa.pipeline import progress_bar
     from samsa.registry import get_parser
 
-    xml = get_parser("xml", directory=args.ucca)
+    if bool(args.ucca) == bool(args.ucca_option):
+        raise InputError(None, None, "name the UCCA directory once: a positional DIR or -i DIR")
+    xml = get_parser("xml", directory=args.ucca or args.ucca_option)
     if args.output:
-        check_output_path(args.output, [args.ucca, *xml.files])
+        check_output_path(args.output, [xml.directory, *xml.files])
     with progress_bar(len(xml.files), "load", args.quiet) as bar:
         graphs = xml.load(bar.update)
     emit(args, "\n".join(" ".join(tokens(g)) for g in graphs))

@@ -27,7 +27,12 @@ def shown(path: str) -> str:
 
 
 def add_system_options(p: argparse.ArgumentParser, *, required: bool = True) -> None:
-    p.add_argument("systems", nargs="*", metavar="SYSTEM", help="system output file(s); '-' reads standard input")
+    p.add_argument(
+        "systems",
+        nargs="*",
+        metavar="SYSTEM",
+        help="system output file(s); '-' reads standard input, as does no file when input is piped",
+    )
     p.add_argument("-i", "--input", "--system", dest="inputs", action="extend", nargs="+", default=[],
                    metavar="FILE", help="system output file(s), as the positional SYSTEM ('-' = stdin)")  # fmt: skip
     p.add_argument("--name", "--names", dest="names", nargs="+", default=None, metavar="NAME",
@@ -65,7 +70,9 @@ def add_format_options(p: argparse.ArgumentParser, choices: tuple[str, ...] = FO
 
 def system_files(args: argparse.Namespace) -> list[tuple[str, str]]:
     """(name, path) of every system given, names checked; at most one '-'."""
-    paths = [*args.systems, *args.inputs]
+    paths = [*args.systems, *getattr(args, "more_systems", []), *args.inputs]
+    if not paths and getattr(args, "systems_required", True) and stdin_is_piped():
+        paths = [STDIN]  # sacrebleu's habit: `samsa evaluate -t NAME < out.txt`
     if not paths and getattr(args, "systems_required", True):
         raise InputError(None, None, "no system output given: pass files (or '-' for standard input) or -i FILE")
     if paths.count(STDIN) > 1:
@@ -77,6 +84,18 @@ def system_files(args: argparse.Namespace) -> list[tuple[str, str]]:
         dup = sorted({n for n in names if names.count(n) > 1})
         raise InputError(None, None, f"system names must differ (use --name): {', '.join(dup)}")
     return list(zip(names, paths, strict=True))
+
+
+def stdin_is_piped() -> bool:
+    """True when standard input is a pipe or a regular file (not a terminal, not closed, not /dev/null)."""
+    import os
+    import stat
+
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (AttributeError, OSError, ValueError):  # no stdin, or a test runner's stand-in
+        return False
+    return stat.S_ISFIFO(mode) or (stat.S_ISREG(mode) and os.fstat(sys.stdin.fileno()).st_size > 0)
 
 
 def read_text_lines(
@@ -91,7 +110,8 @@ def read_text_lines(
 
 def output_inputs(args: argparse.Namespace) -> list[Any]:
     """Paths an output must never overwrite: the run's own inputs."""
-    return [p for p in [*getattr(args, "systems", []), *getattr(args, "inputs", [])] if p != STDIN]
+    paths = [*getattr(args, "systems", []), *getattr(args, "more_systems", []), *getattr(args, "inputs", [])]
+    return [p for p in paths if p != STDIN]
 
 
 def emit(args: argparse.Namespace, text: str) -> None:

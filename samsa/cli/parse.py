@@ -22,15 +22,23 @@ UCCA XML file per input line, named by zero-padded line number (000001.xml, ...)
 the `ucca` package's convert.from_standard reads them.
 
 example:
-  samsa parse --tokenizer none --input sentences.txt --output-dir parsed/
+  samsa parse --tokenizer none -i sentences.txt -o parsed/
 """
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("parse", help="UCCA-parse sentences into XML files", description=DESCRIPTION,
                        formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
-    p.add_argument("--input", required=True, metavar="FILE", help="one sentence per line")
-    p.add_argument("--output-dir", required=True, metavar="DIR")
+    p.add_argument("-i", "--input", required=True, metavar="FILE", help="one sentence per line")
+    p.add_argument(
+        "-o",
+        "--output-dir",
+        "--output",
+        dest="output_dir",
+        required=True,
+        metavar="DIR",
+        help="the directory of XML files to write (replaced as a whole at the end)",
+    )
     p.add_argument("--tokenizer", choices=("none", "spacy"), default="spacy",
                    help="'none': the input is tokenized, keep its tokens (default: %(default)s)")  # fmt: skip
     p.add_argument("--parser", default="builtin", help=f"parser; builtin:accurate for the accurate pipeline "
@@ -57,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
         stream = run_items(items, executor, cache=cache, parser=parser, return_graphs=True, progress=bar.update)
         for k, (_, res) in enumerate(stream, 1):
             g = res.graph
+            assert g is not None  # parse items come back with their graph (return_graphs)
             name = f"{k:0{width}d}"
             g.graph["passage_id"] = name
             (staging / f"{name}.xml").write_bytes(to_standard_xml(g))

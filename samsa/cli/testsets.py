@@ -22,12 +22,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("test-sets", help="list the named test sets and check the data root",
                        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     add_data_option(p)
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("-f", "--format", choices=("table", "json"), default="table", help="(default: %(default)s)")
+    p.add_argument("--json", dest="format", action="store_const", const="json", help="same as -f json")
+    p.add_argument("--list", action="store_true", help="the names alone, one a line (as sacrebleu --list)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from samsa.errors import SamsaError
+    from samsa.testsets import available_test_sets
+
+    if args.list:
+        print("\n".join(available_test_sets()))
+        return 0
     from samsa.tables import render
     from samsa.testsets import TEST_SETS, data_root
 
@@ -41,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         found = None if root is None else all((root.path / f).is_file() for f in files)
         rows.append({"name": ts.name, "refs": len(ts.refs), "found": {None: "?", True: "yes", False: "no"}[found],
                      "source": ts.orig, "licence": ts.licence, "description": ts.description})  # fmt: skip
-    if args.json:
+    if args.format == "json":
         print(json.dumps({"data_root": str(root.path) if root else None, "test_sets": rows}, indent=2))
     else:
         print(render(rows, ["name", "refs", "found", "licence", "description"], "table"))

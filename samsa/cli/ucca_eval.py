@@ -31,7 +31,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("gold", metavar="GOLD_DIR")
     p.add_argument("pred", metavar="PRED_DIR")
     add_format_options(p)
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar (not EASSE's -q, quality estimation)")
     p.add_argument("--normalize", action="store_true",
                    help="apply the ucca evaluator's normalization first, as the SemEval 2019 scorer does (needs the "
                         "optional ucca package; default: off, the ucca evaluator's normalize=False)")  # fmt: skip

@@ -8,8 +8,8 @@ EASSE                                       samsa
 ``easse.fkgl.corpus_fkgl``                  ``samsa.easse.fkgl.corpus_fkgl``
 ``easse.samsa.corpus_samsa``                ``samsa.easse.samsa.corpus_samsa``
 ``easse.compression.corpus_f1_token``       ``samsa.easse.compression.corpus_f1_token``
-``easse.utils.resources.get_orig_sents``    ``samsa.easse.resources.get_orig_sents``
-``easse.utils.helpers.read_split_lines``    ``samsa.easse.helpers.read_split_lines``
+``easse.utils.resources.get_orig_sents``    ``samsa.easse.utils.resources.get_orig_sents``
+``easse.utils.helpers.read_split_lines``    ``samsa.easse.utils.helpers.read_split_lines``
 ==========================================  ==========================================
 
 Keyword arguments keep EASSE's names, defaults and meaning (``lowercase``,

@@ -79,7 +79,7 @@ def per_sentence_refs(
         raise InputError(names[0], missing[0] + 1, "no reference for this line in any reference file")
     if missing:
         raise InputError(None, None, f"sentence {missing[0] + 1} has no reference")
-    return out  # type: ignore[return-value]
+    return out
 
 
 def ref_streams(per_sentence: Sequence[Sequence[str]]) -> list[list[str | None]]:

@@ -83,7 +83,7 @@ def evaluate_lexical(
     if unknown:
         raise ConfigError(f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}")
     c = config
-    norm = {"lowercase": c.lowercase, "tokenizer": c.tokenizer, "unescape": c.unescape}
+    norm: dict[str, Any] = {"lowercase": c.lowercase, "tokenizer": c.tokenizer, "unescape": c.unescape}
     if c.prenorm is not None and c.prenorm not in _PRENORMS:
         raise ConfigError(f"unknown prenorm {c.prenorm!r}; choose from {', '.join(_PRENORMS)}")
     pre = _PRENORMS.get(c.prenorm or "", {})
@@ -94,10 +94,10 @@ def evaluate_lexical(
     sigs: dict[str, str] = {}
     wanted = set(metrics)
     # Normalize once; every metric below then works on the normalized text (tokenizer "none").
-    n_orig = [normalize(x, **norm) for x in orig]  # type: ignore[arg-type]
-    n_sys = [normalize(x, **norm) for x in sys]  # type: ignore[arg-type]
-    n_refs = [[normalize(x, **norm) for x in rs] for rs in refs]  # type: ignore[arg-type]
-    done = {"tokenizer": "none", "lowercase": False}
+    n_orig = [normalize(x, **norm) for x in orig]
+    n_sys = [normalize(x, **norm) for x in sys]
+    n_refs = [[normalize(x, **norm) for x in rs] for rs in refs]
+    done: dict[str, Any] = {"tokenizer": "none", "lowercase": False}
     if wanted & {"sari", "sari_add", "sari_keep", "sari_del"}:
         legacy = c.legacy and c.sari_variant == "easse"
         comp = L.sari_components(

@@ -130,7 +130,7 @@ def build_report(
             lo, hi = bootstrap_ci(stats[s][key], indices, values=draws[s][key]) if key in stats[s] else (None, None)
             table[s][key] = {"value": value, "lo": lo, "hi": hi}
     columns = [c for c in LABELS if c in table[names[0]]]
-    significance = {c: [] for c in columns if c in stats[names[0]]}
+    significance: dict[str, list[dict[str, Any]]] = {c: [] for c in columns if c in stats[names[0]]}
     for a, b in combinations(range(len(names)), 2):
         for c in significance:
             diff, p = paired_bootstrap(stats[names[a]][c], stats[names[b]][c], indices,

@@ -18,7 +18,7 @@ CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'
 
 
 def _asset(name: str) -> str:
-    return files("samsa.report").joinpath("assets", name).read_text(encoding="utf-8")
+    return files("samsa.report").joinpath("assets").joinpath(name).read_text(encoding="utf-8")
 
 
 def _metric_table(data: dict[str, Any]) -> str:

@@ -8,12 +8,13 @@ estimate always describe the same metric.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from samsa.report.stats import CorpusStat
 
-__all__ = ["bleu_stat", "bleu_stats", "fkgl_stat", "ld_sc_stat", "mean_stat", "sari_stat"]
+__all__ = ["RESAMPLABLE", "bleu_stat", "bleu_stats", "fkgl_stat", "ld_sc_stat", "mean_stat", "sari_stat", "suite_stats"]
 
 
 def mean_stat(values: Sequence[float]) -> CorpusStat:
@@ -74,3 +75,33 @@ def ld_sc_stat(orig: Sequence[str], sys: Sequence[str]) -> CorpusStat:
     from samsa.lexical.edits import levenshtein
 
     return mean_stat([float(levenshtein(s, o)) for o, s in zip(orig, sys, strict=True)])
+
+
+#: metrics whose bootstrap intervals ``samsa evaluate -ci`` can give (summable per-sentence statistics)
+RESAMPLABLE = ("sari", "bleu", "fkgl", "ld_sc")
+
+
+def suite_stats(
+    orig: Sequence[str], sys: Sequence[str], refs: Sequence[Sequence[str]] | None, metrics: Sequence[str], config: Any
+) -> dict[str, CorpusStat]:
+    """Sufficient statistics of ``metrics`` (those in :data:`RESAMPLABLE`) under a
+    :class:`samsa.lexical.suite.SuiteConfig`, normalized as ``samsa evaluate`` normalizes them. Only the settings
+    these statistics reproduce are accepted (EASSE SARI with F1 deletion, not legacy; no pre-normalization; the
+    pooled FKGL): the caller compares each ``value()`` with the printed score as well."""
+    from samsa.lexical.normalize import normalize
+
+    norm = {"lowercase": config.lowercase, "tokenizer": config.tokenizer, "unescape": config.unescape}
+    n_orig = [normalize(x, **norm) for x in orig]
+    n_sys = [normalize(x, **norm) for x in sys]
+    n_refs = [[normalize(x, **norm) for x in rs] for rs in refs] if refs else None
+    out: dict[str, CorpusStat] = {}
+    for m in metrics:
+        if m == "fkgl" and config.fkgl_variant == "easse":
+            out[m] = fkgl_stat(sys, splitter=config.splitter)
+        elif m == "ld_sc":
+            out[m] = ld_sc_stat(n_orig, n_sys)
+        elif m == "bleu" and n_refs:
+            out[m] = bleu_stat(n_sys, n_refs)
+        elif m == "sari" and n_refs and config.sari_variant == "easse" and config.sari_del_f1 and not config.legacy:
+            out[m] = sari_stat(n_orig, n_sys, n_refs)
+    return out
