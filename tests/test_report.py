@@ -83,7 +83,7 @@ def test_the_papers_example_is_explained(fixture_path):
                                                    "sentences_per_output"]  # reference-free: no SARI/BLEU  # fmt: skip
 
 
-def _browse(path: Path, shot: Path, fragment: str = ""):
+def _browse(path: Path, shot: Path, fragment: str = "", width: int = 1280):
     sync_api = pytest.importorskip("playwright.sync_api")
     if CHROMIUM is None:
         pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
@@ -93,7 +93,7 @@ def _browse(path: Path, shot: Path, fragment: str = ""):
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu",
                                      "--disable-background-networking", "--disable-component-update",
                                      "--disable-sync", "--no-first-run"])  # fmt: skip
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page = browser.new_page(viewport={"width": width, "height": 900})
         page.on("console", lambda m: events.append((m.type, m.text)))
         page.on("pageerror", lambda e: events.append(("pageerror", str(e))))
         page.on("request", lambda r: requests.append(r.url))
@@ -106,6 +106,11 @@ def _browse(path: Path, shot: Path, fragment: str = ""):
             "heading": page.locator("#detail h3").inner_text(),
             "chips": page.locator("#detail .system").first.locator(".chip").all_inner_texts(),
             "systems": page.locator("#detail .system h4").all_inner_texts(),
+            "arithmetic": page.locator("#detail .system").first.locator(".arith").all_inner_texts(),
+            # the page's horizontal overflow: how far its content reaches past the window
+            "overflow": page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"),
+            "table_overflow": page.evaluate("(() => { const t = document.querySelector('#sentences');"
+                                            " return t.scrollWidth - t.clientWidth; })()"),
         }
         page.fill("#filter", "volterra")
         state["filtered"] = page.locator("#sentences tbody tr").count()
@@ -134,6 +139,15 @@ def test_report_on_hsplit_in_a_real_browser(data_dir, tmp_path, capsys):
     assert (tmp_path / "report.png").read_bytes()[:4] == b"\x89PNG"
     assert state["rows"] == 359 and state["filtered"] == 1
     assert len(state["systems"]) == 4
+    # at 760 px (a laptop window split in two) no part of the page, the last system's column included, is cut off
+    # shown on the first sentence with a Scene without participants: its participant half counts 0.5
+    line, k = next((e["line"], k) for e in data["sentences"] for k, sc in enumerate(e["scenes"]) if not sc["parts"])
+    m = next(e for e in data["sentences"] if e["line"] == line)["systems"][0]["scenes"][k]
+    _, _, narrow = _browse(out, tmp_path / "narrow.png", f"#line={line}", width=760)
+    assert narrow["overflow"] == 0 and narrow["table_overflow"] == 0
+    mr = "1" if m["mr"] == 1 else "0" if m["mr"] == 0 else "0.50"
+    assert f"0.5 \u00d7 {mr} + 0.5 \u00d7 0.5 (no participant) = {m['score']:.2f}" in narrow["arithmetic"]
+    assert m["score"] == 0.5 * m["mr"] + 0.25
 
 
 def test_the_papers_example_in_the_browser(fixture_path, tmp_path, capsys):
@@ -149,8 +163,17 @@ def test_the_papers_example_in_the_browser(fixture_path, tmp_path, capsys):
     assert state["heading"] == "Line 1: 2 scene(s)" and state["scenes"] == 2
     # scene 1 (got home): main relation and both participants survive in sentence 1;
     # scene 2 (gave ... a call): 'call' and the remote 'John' are missing from "Mary called ."
-    assert state["chips"] == ["\u2713 got", "\u2713 John", "\u2713 home", "\u2717 call", "\u2717 John", "\u2713 Mary"]
+    assert state["chips"] == ["\u2713 main relation: got = 1", "\u2713 participant: John = 1",
+                              "\u2713 participant: home = 1", "\u2717 main relation: call = 0",
+                              "\u2717 participant: John = 0", "\u2713 participant: Mary = 1"]  # fmt: skip
     assert "SAMSA 62.50" in state["systems"][0] and "non-splitting penalty 2/2" in state["systems"][0]
+    # the arithmetic, hand-computed: scene 1 = 0.5 x 1 + 0.5 x mean(1, 1) = 1; scene 2 = 0.5 x 0 + 0.5 x mean(0, 1)
+    # = 0.25; SAMSA-abl = 100 x mean(1, 0.25) = 62.5; SAMSA = 2/2 x 62.5
+    assert state["arithmetic"] == [
+        "SAMSA-abl = 100 \u00d7 mean(1.00, 0.25) = 62.50; SAMSA = penalty 2/2 \u00d7 SAMSA-abl = 62.50.",
+        "0.5 \u00d7 1 + 0.5 \u00d7 mean(1, 1) = 1.00",
+        "0.5 \u00d7 0 + 0.5 \u00d7 mean(0, 1) = 0.25",
+    ]
 
 
 def test_report_refuses_bad_input(fixture_path, tmp_path, capsys):

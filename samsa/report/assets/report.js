@@ -65,15 +65,31 @@
     }));
   }
 
-  function centerChips(unit, aligned, role) {
-    const al = new Set(aligned);
-    if (!unit.centers.length) return [el("span", { cls: "chip implicit", text: role + ": none (0.5)" })];
-    return unit.centers.map((c) => {
-      if (c.implicit || !c.pos.length) return el("span", { cls: "chip implicit", text: role + ": implicit (0.5)" });
-      const hit = c.pos.every((p) => al.has(p));
-      return el("span", { cls: "chip " + (hit ? "hit" : "miss"), "data-role": role,
-        text: (hit ? "\u2713 " : "\u2717 ") + c.words.join(" ") });
-    });
+  const num = (x) => (Number.isInteger(x) ? String(x) : Number(x).toFixed(2));
+  const mark = (score) => (score === 1 ? "\u2713 " : score === 0 ? "\u2717 " : "");
+
+  // One chip per unit: its minimal centers together, since the unit scores 1 only if every one of them survives.
+  function unitChip(unit, score, role) {
+    const words = unit.centers.filter((c) => !c.implicit && c.pos.length).map((c) => c.words.join(" "));
+    const what = words.length ? words.join(" + ") : "implicit";
+    const cls = score === 1 ? "hit" : score === 0 ? "miss" : "implicit";
+    return el("span", { cls: "chip " + cls, "data-role": role, "data-score": String(score),
+      text: mark(score) + role + ": " + what + " = " + num(score) });
+  }
+
+  // The scene's score as the formula computes it: 0.5 x main relation + 0.5 x mean(participants), where a scene
+  // without participants counts the participant half as 0.5.
+  function sceneArithmetic(m) {
+    const parts = m.parts.length ? "mean(" + m.parts.map(num).join(", ") + ")" : "0.5 (no participant)";
+    return "0.5 \u00d7 " + num(m.mr) + " + 0.5 \u00d7 " + parts + " = " + fmt(m.score);
+  }
+
+  // SAMSA = non-splitting penalty x SAMSA-abl; SAMSA-abl = 100 x the mean of the scene scores.
+  function sentenceArithmetic(s, n) {
+    if (!n) return "No scene in the source: SAMSA = SAMSA-abl = 0.";
+    if (s.n_out > n) return s.n_out + " sentences for " + n + " scene(s): more sentences than scenes, SAMSA = SAMSA-abl = 0.";
+    const abl = "SAMSA-abl = 100 \u00d7 mean(" + s.scenes.map((m) => fmt(m.score)).join(", ") + ") = " + fmt(s.abl);
+    return abl + "; SAMSA = penalty " + s.n_out + "/" + n + " \u00d7 SAMSA-abl = " + fmt(s.samsa) + ".";
   }
 
   function renderDetail(r) {
@@ -98,16 +114,18 @@
       const sys = el("div", { cls: "system", "data-system": systems[i] }, [
         el("h4", { text: systems[i] + ": SAMSA " + fmt(s.samsa) + ", SAMSA-abl " + fmt(s.abl) +
           ", non-splitting penalty " + s.n_out + "/" + n + (n && s.n_out > n ? " (more sentences than scenes: 0)" : "") }),
+        el("p", { cls: "arith", text: sentenceArithmetic(s, n) }),
         el("ol", { cls: "outsents" }, s.sents.map((t) => el("li", { text: t.join(" ") }))),
       ]);
       s.scenes.forEach((m, k) => {
         const sc = r.scenes[k];
         sys.appendChild(el("div", { cls: "scene-result", "data-scene": String(k) }, [
           el("div", {}, [el("strong", { text: "Scene " + (k + 1) }),
-            " \u2192 " + (m.sent === null ? "no sentence" : "sentence " + (m.sent + 1)) + ", score " + fmt(m.score)]),
+            " \u2192 " + (m.sent === null ? "no sentence" : "sentence " + (m.sent + 1)) + ": score ",
+            el("span", { cls: "arith", text: sceneArithmetic(m) })]),
           tokenSpans(r, sc, m.aligned),
-          el("div", {}, [...centerChips(sc.mr, m.aligned, "main relation"),
-            ...sc.parts.flatMap((p) => centerChips(p, m.aligned, "participant"))]),
+          el("div", {}, [unitChip(sc.mr, m.mr, "main relation"),
+            ...sc.parts.map((p, j) => unitChip(p, m.parts[j], "participant"))]),
         ]));
       });
       box.appendChild(sys);
