@@ -8,9 +8,12 @@ naming the file and line; a graph that loads must be structurally valid by an
 *independent* validator written here from the format's rules (plain code over the
 XML tree and networkx, sharing nothing with :mod:`samsa.validate`).
 
-    python benchmarks/fuzz.py --api 20000 --cli 300 --json benchmarks/results/fuzz.json
+    python benchmarks/fuzz.py --api 22000 --cli 330 --json benchmarks/results/fuzz.json
 
-Counts go to the JSON file; docs/BENCHMARKS.md quotes them.
+The whole run is under a 6 GB address-space cap (``--memory-gb``): an input that would make samsa
+allocate without bound ends as a MemoryError, counted as a crash. Beside the random mutations, a fixed
+hostile set (:func:`hostile_cases`: huge or renamed IDs, unknown and misplaced categories, deep nesting)
+goes through both paths. Counts go to the JSON file; docs/BENCHMARKS.md quotes them.
 """
 
 from __future__ import annotations
@@ -42,7 +45,12 @@ from samsa.ucca_xml import list_passage_files, load_passage
 
 WHERE = re.compile(r"^(?P<path>[^\n]+?):(?P<line>\d+): ")
 TYPES = ["FN", "PNCT", "LKG", "Word", "Punctuation", "XX", ""]
-TAGS = ["A", "P", "S", "H", "C", "E", "D", "F", "U", "L", "LR", "LA", "Terminal", ""]
+TAGS = ["A", "P", "S", "H", "C", "E", "D", "F", "U", "L", "LR", "LA", "Terminal", "", "Z", "p", "Q", "T"]
+#: UCCA's edge categories (foundational layer v1 and v2, the terminal edge, legacy UNA/UNC), written out here
+#: from the ucca package's layer1.EdgeTags rather than imported from samsa
+UCCA_TAGS = {"H", "A", "P", "S", "D", "G", "C", "E", "F", "N", "R", "T", "Q", "L", "U", "LR", "LA", "Terminal", "UNA",
+             "UNC"}  # fmt: skip
+HUGE = "9" * 40
 
 
 # -- mutations ---------------------------------------------------------------------------------------------
@@ -117,7 +125,15 @@ def _move_edge(root: ET.Element, rng: random.Random) -> str:
 def _rename(root: ET.Element, rng: random.Random) -> str:
     nodes = _nodes(root)
     ids = [n.get("ID") for n in nodes]
-    rng.choice(nodes).set("ID", rng.choice([*ids, "1.1", "0.999", "2.1", "x"]))
+    node = rng.choice(nodes)
+    layer = (node.get("ID") or "0.").split(".")[0]
+    new = rng.choice([*ids, "1.1", "0.999", "2.1", "x", f"{layer}.{HUGE}", f"{layer}.1e9", f"{layer}.-3",
+                      f"{layer}.{rng.randrange(10**6, 10**12)}"])  # fmt: skip
+    if rng.random() < 0.5:  # rename the references too, so that only the number is wrong
+        for _, e in _edges(root):
+            if e.get("toID") == node.get("ID"):
+                e.set("toID", new)
+    node.set("ID", new)
     return "rename"
 
 
@@ -211,6 +227,10 @@ def independent_problems(data: bytes) -> list[str]:
     for u, v, remote, cats in edge_list:
         if v not in nodes or not all(cats) or (u, v) in seen_pairs:
             return [f"bad edge {u}->{v}"]
+        if not set(cats) <= UCCA_TAGS:
+            return [f"unknown category {cats} on {u}->{v}"]
+        if (nodes[v][0] == "0") != ("Terminal" in cats or (nodes[v][0] == "0" and set(cats) <= {"U"})):
+            return [f"terminal edge {cats} on {u}->{v}"]
         seen_pairs.add((u, v))
         g.add_edge(u, v, remote=remote, cats=cats)
     if "1.1" not in nodes or g.in_degree("1.1") or nodes["1.1"][1] != "FN" or nodes["1.1"][2].get("implicit") == "True":
@@ -219,8 +239,10 @@ def independent_problems(data: bytes) -> list[str]:
     primary.add_nodes_from(g)
     if nx.number_of_selfloops(g) or not nx.is_directed_acyclic_graph(primary):
         return ["cycle"]
-    positions = sorted(int(n.split(".")[1]) for n in nodes if nodes[n][0] == "0")
-    if not positions or positions != list(range(1, len(positions) + 1)):
+    terminal_ids = [n.split(".")[1] for n in nodes if nodes[n][0] == "0"]
+    if not terminal_ids or sorted(terminal_ids, key=lambda x: (len(x), x)) != [
+        str(k) for k in range(1, len(terminal_ids) + 1)
+    ]:
         return ["terminal positions"]
     for n, (lid, ntype, _) in nodes.items():
         preds = list(g.predecessors(n))
@@ -254,6 +276,30 @@ def independent_problems(data: bytes) -> list[str]:
     return []
 
 
+# -- the hostile set -----------------------------------------------------------------------------------------
+
+
+def hostile_cases(data: bytes) -> list[tuple[str, bytes]]:
+    """Fixed edits of one real passage that target bounds and categories, each named."""
+    text = data.decode("utf-8")
+    cases = [
+        ("huge-terminal-id", text.replace('ID="0.1"', f'ID="0.{HUGE}"').replace('toID="0.1"', f'toID="0.{HUGE}"')),
+        ("huge-unit-id", text.replace('ID="1.2"', f'ID="1.{HUGE}"').replace('toID="1.2"', f'toID="1.{HUGE}"')),
+        ("huge-layer", text.replace('ID="1.2"', f'ID="{HUGE}.2"')),
+        ("4301-digit-id", text.replace('ID="0.1"', f'ID="0.{"7" * 4301}"')),
+        ("huge-paragraph", text.replace('paragraph="1"', f'paragraph="{HUGE}"', 1)),
+        ("huge-paragraph-position", text.replace('paragraph_position="1"', f'paragraph_position="{HUGE}"', 1)),
+        (
+            "terminal-edge-labelled-A",
+            re.sub(r'(toID="0\.1"[^>]*>(?:\s*<attributes[^>]*/>)?\s*<category tag=")Terminal', r"\1A", text, count=1),
+        ),
+        ("unknown-category-Z", re.sub(r'<category tag="([A-Z]+)"', '<category tag="Z"', text, count=1)),
+        ("lowercase-category", re.sub(r'<category tag="P"', '<category tag="p"', text, count=1)),
+        ("empty-category", re.sub(r'<category tag="([A-Z]+)"', '<category tag=""', text, count=1)),
+    ]
+    return [(name, body.encode("utf-8")) for name, body in cases if body != text]
+
+
 # -- running ------------------------------------------------------------------------------------------------
 
 
@@ -273,7 +319,7 @@ def guarded(counts: dict[str, int], examples: list[str]):
         yield
     except Hang:
         counts["hangs"] += 1
-    except (Exception, SystemExit):
+    except (Exception, SystemExit, MemoryError):
         counts["tracebacks"] += 1
         examples.append(traceback.format_exc(limit=3))
     finally:
@@ -299,6 +345,7 @@ def api_case(path: Path, text: str, metrics: list[Samsa], counts: dict[str, int]
         problems = independent_problems(data)
         if problems:
             counts["broken_accepted"] += 1
+            counts["unknown_category_accepted"] += problems[0].startswith("unknown category")
             examples.append(f"broken but accepted ({problems[0]}): {path}")
         for metric in metrics:
             try:
@@ -332,30 +379,43 @@ def main() -> int:
     ap.add_argument("--cli", type=int, default=300, help="mutated files through samsa score")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", default=None)
+    ap.add_argument("--memory-gb", type=float, default=6.0, help="address-space cap of the run (default: 6)")
     args = ap.parse_args()
+    import resource
+
+    cap = int(args.memory_gb * 2**30)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     signal.signal(signal.SIGALRM, _alarm)
     rng = random.Random(args.seed)
     data = DATA
     originals = [f for c in ("ewt/dev", "wiki/dev", "20k/test") for f in list_passage_files(data / "ucca" / c)[:100]]
     texts = {f: " ".join(t for t in _tokens(f)) for f in originals}
     metrics = [Samsa(tokenizer="none"), Samsa(tokenizer="none", compat="easse")]
-    counts = dict.fromkeys(["accepted", "rejected", "broken_accepted", "valid_but_rejected",
+    counts = dict.fromkeys(["hostile_cases", "accepted", "rejected", "broken_accepted", "unknown_category_accepted",
+                            "valid_but_rejected",
                             "rejection_without_file_line", "scoring_error_reported", "score_out_of_range", "hangs",
                             "tracebacks", "cli_scored", "cli_rejected", "cli_message_not_one_line_with_file_line"],
                            0)  # fmt: skip
     ops: dict[str, int] = {}
     examples: list[str] = []
     start = time.perf_counter()
+    hostile = [(src, name, body) for src in originals[:: max(1, len(originals) // 10)]
+               for name, body in hostile_cases(src.read_bytes())]  # fmt: skip
+    counts["hostile_cases"] = 2 * len(hostile)
     with tempfile.TemporaryDirectory() as tmp:
-        for k in range(args.api + args.cli):
-            src = rng.choice(originals)
-            mutated, how = mutate(src.read_bytes(), rng)
+        for k in range(len(hostile) * 2 + args.api + args.cli):
+            if k < 2 * len(hostile):  # each hostile case through the API, then through the CLI
+                src, how, mutated = hostile[k // 2]
+                how = f"hostile-{how}"
+            else:
+                src = rng.choice(originals)
+                mutated, how = mutate(src.read_bytes(), rng)
             ops[how.split("+")[0]] = ops.get(how.split("+")[0], 0) + 1
             d = Path(tmp) / f"case{k}"
             d.mkdir()
             path = d / f"{src.stem}.xml"
             path.write_bytes(mutated)
-            if k < args.api:
+            if (k < 2 * len(hostile) and k % 2 == 0) or 2 * len(hostile) <= k < 2 * len(hostile) + args.api:
                 api_case(path, texts[src], metrics, counts, examples)
             else:
                 system = Path(tmp) / f"sys{k}.txt"
@@ -367,6 +427,7 @@ def main() -> int:
         "command": "python " + " ".join(sys.argv),
         "api_cases": args.api,
         "cli_cases": args.cli,
+        "memory_cap_gb": args.memory_gb,
         "seed": args.seed,
         "seconds": round(time.perf_counter() - start, 1),
         "counts": counts,
@@ -376,8 +437,8 @@ def main() -> int:
     print(json.dumps(result, indent=2))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
-    bad = ("broken_accepted", "rejection_without_file_line", "score_out_of_range", "hangs", "tracebacks",
-           "cli_message_not_one_line_with_file_line")  # fmt: skip
+    bad = ("broken_accepted", "unknown_category_accepted", "rejection_without_file_line", "score_out_of_range",
+           "hangs", "tracebacks", "cli_message_not_one_line_with_file_line")  # fmt: skip
     return 1 if any(counts[b] for b in bad) else 0
 
 

@@ -13,12 +13,21 @@ only the structure and never rebuilds a graph.
 Safety: SQLite transactions make a write all-or-nothing, so a writer killed
 with SIGKILL leaves either the old state or the new one; WAL mode and a busy
 timeout let several processes read and write at once. Every entry carries the
-SHA-256 of its payload (and of its structure) and the parser key and input in
-clear: an entry whose digest, key or input does not match, or that does not
-decode to a graph (structure) of the right tokens, is deleted and treated as a
-miss (recomputed), never returned. A structure of other scene rules is not
-used: it is derived again from the graph. A file that is not an SQLite
-database at all, or a cache of another schema, is moved aside and replaced.
+parser key and input in clear and the SHA-256 of its key and payload together
+(and of its key, structure and scene-rules version): an entry whose digest, key
+or input does not match (a payload moved to another key included), or that
+does not decode to a graph (structure) of the right tokens, is deleted and
+treated as a miss (recomputed), never returned. A structure of other scene
+rules is not used: it is derived again from the graph.
+
+The file is samsa's only if its SQLite header carries samsa's application ID
+(or, for caches written before it had one, its ``info`` table names a samsa
+schema). Anything else at the cache path (a text file, another program's
+database, a device) is never written, moved or replaced: one warning, and the
+run goes on without a cache. A samsa cache that is corrupt, or of another
+schema, is moved aside (``.corrupt-<time>``) and started afresh; a corruption
+found in the middle of a run is reported once and the rest of the run goes
+without the cache, with the same outputs as ``--no-cache``.
 
 Where: ``--cache PATH`` or ``$SAMSA_CACHE``, else ``parses.sqlite`` in the user
 cache directory (``$XDG_CACHE_HOME/samsa``, ``~/.cache/samsa``, ``~/Library/Caches/samsa``
@@ -27,6 +36,7 @@ or ``%LOCALAPPDATA%\\samsa``).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -45,7 +55,10 @@ from samsa.graph import from_json, to_json, tokens
 
 __all__ = ["SCHEMA", "ParseCache", "decode_graph", "default_cache_path", "encode_graph", "input_text"]
 
-SCHEMA = "samsa-parse-cache-2"
+SCHEMA = "samsa-parse-cache-3"
+#: SQLite's ``application_id`` (header bytes 68-71) of a samsa cache: "SmSa"
+APPLICATION_ID = 0x536D5361
+_SQLITE_MAGIC = b"SQLite format 3\x00"
 _CREATE = """
 CREATE TABLE IF NOT EXISTS info (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS parses (
@@ -103,6 +116,39 @@ def _key(parser_key: str, text: str) -> bytes:
     return hashlib.sha256(f"{parser_key}\0{text}".encode()).digest()
 
 
+def _digest(key: bytes, blob: bytes, version: str = "") -> bytes:
+    """A payload's checksum bound to its key (and a structure's to its scene-rules version): a payload moved to
+    another key no longer checks out."""
+    return hashlib.sha256(key + version.encode() + b"\0" + blob).digest()
+
+
+def samsa_owned(path: Path) -> bool | None:
+    """True when the file at ``path`` is a samsa cache by its header (or, before the header had samsa's ID, by
+    its schema); False when it is something else; None when there is no file or it is empty (safe to create)."""
+    try:
+        if path.stat().st_size == 0 and path.is_file():
+            return None
+        with open(path, "rb") as fh:
+            head = fh.read(100)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return False
+    if not path.is_file() or not head.startswith(_SQLITE_MAGIC) or len(head) < 72:
+        return False
+    if int.from_bytes(head[68:72], "big") == APPLICATION_ID:
+        return True
+    try:  # a cache written before samsa set its application ID: read its schema, read-only
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
+        try:
+            row = db.execute("SELECT value FROM info WHERE name = 'schema'").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return False
+    return bool(row) and str(row[0]).startswith("samsa-parse-cache")
+
+
 class ParseCache:
     """Get and put parsed graphs by (parser key, input).
 
@@ -118,7 +164,7 @@ class ParseCache:
         self.path = Path(path) if path is not None else default_cache_path()
         self.timeout = timeout
         self.dropped = 0  # entries found corrupt or foreign and deleted
-        self._db = self._open()
+        self._db: sqlite3.Connection | None = self._open()
 
     # -- opening -----------------------------------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
@@ -126,6 +172,7 @@ class ParseCache:
         db.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.executescript(_CREATE)
         db.execute("INSERT OR IGNORE INTO info VALUES ('schema', ?)", (SCHEMA,))
         (schema,) = db.execute("SELECT value FROM info WHERE name = 'schema'").fetchone()
@@ -134,7 +181,13 @@ class ParseCache:
             raise sqlite3.DatabaseError(f"schema {schema!r}, expected {SCHEMA!r}")
         return db
 
-    def _open(self) -> sqlite3.Connection:
+    def _open(self) -> sqlite3.Connection | None:
+        """The connection, or None (with one warning) when the path holds something that is not samsa's."""
+        owned = samsa_owned(self.path)
+        if owned is False:
+            self._warn("is not a samsa parse cache; it is left as it is and this run uses no cache "
+                       "(give --cache another path, or --no-cache)")  # fmt: skip
+            return None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -148,17 +201,47 @@ class ParseCache:
                 raise InputError(
                     self.path, None, "cannot open the parse cache (try --cache PATH or --no-cache)"
                 ) from None
-            # not an SQLite file, another program's database, or another samsa's cache: keep it aside, start afresh
-            aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
+            # samsa's own cache, corrupt or of another schema: keep it aside, start afresh
+            aside = self._move_aside(f"{'of another samsa version' if 'schema' in str(e) else 'corrupt'} ({e})")
+            return self._connect() if aside else None
+
+    def _warn(self, what: str) -> None:
+        print(f"samsa: warning: {self.path}: {what}", file=sys.stderr)
+
+    def _move_aside(self, why: str) -> bool:
+        """Move samsa's own broken cache file aside (its WAL and index files with it); False if that failed."""
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
+        try:
             os.replace(self.path, aside)
-            what = ("a parse cache of another samsa version" if "samsa-parse-cache" in str(e)
-                    else "not a samsa parse cache")  # fmt: skip
-            print(f"samsa: warning: {self.path}: {what} ({e}); moved to {aside.name}, starting an empty one",
-                  file=sys.stderr)  # fmt: skip
-            return self._connect()
+            for suffix in ("-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        except OSError as e:
+            self._warn(f"parse cache {why}; cannot move it aside ({e.strerror}): this run uses no cache")
+            return False
+        self._warn(f"parse cache {why}; moved to {aside.name}, starting an empty one")
+        return True
+
+    def _failed(self, error: sqlite3.Error) -> None:
+        """A database error in the middle of a run: reported once; the rest of the run goes without the cache
+        (misses are parsed, so outputs equal --no-cache's). Samsa's own file is moved aside for the next run."""
+        if self._db is None:
+            return
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        self._db = None
+        if samsa_owned(self.path):
+            self._move_aside(f"corrupt ({error}); the rest of this run goes without it")
+        else:
+            self._warn(f"parse cache unreadable ({error}); the rest of this run goes without it")
+
+    @property
+    def usable(self) -> bool:
+        """False when the run goes without the cache (not samsa's file, or found corrupt)."""
+        return self._db is not None
 
     def close(self) -> None:
-        self._db.close()
+        if self._db is not None:
+            self._db.close()
 
     def __enter__(self) -> ParseCache:
         return self
@@ -188,6 +271,18 @@ class ParseCache:
         """``(graph payload, None)`` or, when ``scenes_version`` is given and the entry has a structure of that
         version, ``(None, structure)``; None for a miss. Only what is returned is read and checked (digest, key,
         input); a bad entry is deleted and reported as a miss."""
+        if self._db is None:
+            return [None] * len(sentences)
+        try:
+            return self._entries(parser_key, sentences, scenes_version)
+        except sqlite3.Error as e:
+            self._failed(e)
+            return [None] * len(sentences)
+
+    def _entries(
+        self, parser_key: str, sentences: Sequence[str | Sequence[str]], scenes_version: str | None
+    ) -> list[tuple[bytes | None, bytes | None] | None]:
+        assert self._db is not None
         texts = [input_text(s) for s in sentences]
         keys = [_key(parser_key, t) for t in texts]
         found: dict[bytes, tuple[str, str, bytes | None, bytes | None, bytes | None]] = {}
@@ -204,7 +299,8 @@ class ParseCache:
                 payload, digest = (bytes(r[3]), bytes(r[4])) if r[3] is not None else (None, None)
                 found[bytes(r[0])] = (r[1], r[2], payload, digest, None)
                 if r[5] is not None:
-                    found[bytes(r[0])] = (r[1], r[2], bytes(r[5]), bytes(r[6]), bytes(r[5]))
+                    found[bytes(r[0])] = (r[1], r[2], bytes(r[5]), bytes(r[6]) if r[6] is not None else None,
+                                          bytes(r[5]))  # fmt: skip
         out: list[tuple[bytes | None, bytes | None] | None] = []
         for text, key in zip(texts, keys, strict=True):
             row = found.get(key)
@@ -212,7 +308,8 @@ class ParseCache:
                 out.append(None)
                 continue
             parser, stored_input, blob, digest, scenes = row
-            if parser != parser_key or stored_input != text or blob is None or hashlib.sha256(blob).digest() != digest:
+            version = (scenes_version or "") if scenes is not None else ""
+            if parser != parser_key or stored_input != text or blob is None or _digest(key, blob, version) != digest:
                 self._drop(key)
                 found.pop(key)
                 out.append(None)
@@ -222,6 +319,7 @@ class ParseCache:
 
     def _drop(self, key: bytes) -> None:
         self.dropped += 1
+        assert self._db is not None
         self._db.execute("DELETE FROM parses WHERE key = ?", (key,))
 
     def put_many(self, parser_key: str, sentences: Sequence[str | Sequence[str]], graphs: Sequence[nx.DiGraph]) -> None:
@@ -242,30 +340,50 @@ class ParseCache:
         now = time.time()
         for k, (s, payload) in enumerate(zip(sentences, payloads, strict=True)):
             text = input_text(s)
+            key = _key(parser_key, text)
             st = scenes[k] if scenes is not None else None
-            st_digest, version = (None, None) if st is None else (hashlib.sha256(st).digest(), scenes_version)
-            rows.append((_key(parser_key, text), parser_key, text, payload, hashlib.sha256(payload).digest(), now, st,
-                         st_digest, version))  # fmt: skip
-        with self._transaction():
-            self._db.executemany("INSERT OR REPLACE INTO parses VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            st_digest, version = (
+                (None, None) if st is None else (_digest(key, st, scenes_version or ""), scenes_version)
+            )
+            rows.append((key, parser_key, text, payload, _digest(key, payload), now, st, st_digest, version))
+        self._write("INSERT OR REPLACE INTO parses VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def _write(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """One transaction of ``sql`` over ``rows``; nothing when the run goes without the cache."""
+        if self._db is None:
+            return
+        try:
+            with self._transaction():
+                self._db.executemany(sql, rows)
+        except sqlite3.Error as e:
+            if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
+                raise InputError(self.path, None, "parse cache is locked by another process; retry later") from None
+            self._failed(e)
 
     def put_scenes(
         self, parser_key: str, sentences: Sequence[str | Sequence[str]], scenes: Sequence[bytes], scenes_version: str
     ) -> None:
         """Add structures to entries already stored (derived from their graphs by a warm run; one transaction)."""
-        rows = [(st, hashlib.sha256(st).digest(), scenes_version, _key(parser_key, input_text(s)))
-                for s, st in zip(sentences, scenes, strict=True)]  # fmt: skip
-        with self._transaction():
-            self._db.executemany("UPDATE parses SET scenes = ?, scenes_digest = ?, scenes_version = ? WHERE key = ?",
-                                 rows)  # fmt: skip
+        keys = [_key(parser_key, input_text(s)) for s in sentences]
+        rows = [
+            (st, _digest(key, st, scenes_version), scenes_version, key) for key, st in zip(keys, scenes, strict=True)
+        ]
+        self._write("UPDATE parses SET scenes = ?, scenes_digest = ?, scenes_version = ? WHERE key = ?", rows)
 
     def _transaction(self) -> _Transaction:
+        assert self._db is not None
         return _Transaction(self._db)
+
+    def _usable_db(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise InputError(self.path, None, "is not a usable samsa parse cache (see the warning above)")
+        return self._db
 
     # -- maintenance -------------------------------------------------------------------------------------------
     def info(self) -> dict[str, Any]:
         """Path, size, entry count, and entries per parser key."""
-        per_parser = dict(self._db.execute("SELECT parser, COUNT(*) FROM parses GROUP BY parser ORDER BY parser"))
+        db = self._usable_db()
+        per_parser = dict(db.execute("SELECT parser, COUNT(*) FROM parses GROUP BY parser ORDER BY parser"))
         size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file()
                    and not p.name.startswith(self.path.name + ".corrupt"))  # fmt: skip
         return {"path": str(self.path), "schema": SCHEMA, "entries": sum(per_parser.values()), "bytes": size,
@@ -273,10 +391,11 @@ class ParseCache:
 
     def clear(self) -> int:
         """Delete every entry; returns how many there were."""
+        db = self._usable_db()
         with self._transaction():
-            (n,) = self._db.execute("SELECT COUNT(*) FROM parses").fetchone()
-            self._db.execute("DELETE FROM parses")
-        self._db.execute("VACUUM")
+            (n,) = db.execute("SELECT COUNT(*) FROM parses").fetchone()
+            db.execute("DELETE FROM parses")
+        db.execute("VACUUM")
         return int(n)
 
 

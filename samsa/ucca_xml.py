@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import pairwise
 from os import PathLike
 from pathlib import Path
 
@@ -188,11 +189,20 @@ def load_passage(path: str | PathLike[str]) -> nx.DiGraph:
 
 
 def list_passage_files(directory: str | PathLike[str]) -> list[Path]:
-    """The ``*.xml`` files of a directory in natural sort order (``2.xml`` before ``10.xml``)."""
+    """The ``*.xml`` files of a directory in natural sort order (``2.xml`` before ``10.xml``).
+
+    File k annotates line k, so two names with the same place in that order (``1.xml`` and ``01.xml``) are
+    refused: which one came first would be an accident of the file system.
+    """
     d = Path(directory)
     if not d.is_dir():
         raise InputError(d, None, "not a directory of UCCA XML files")
-    return sorted((p for p in d.iterdir() if p.suffix == ".xml" and p.is_file()), key=lambda p: natural_key(p.name))
+    files = sorted((p for p in d.iterdir() if p.suffix == ".xml" and p.is_file()), key=lambda p: natural_key(p.name))
+    for a, b in pairwise(files):
+        if natural_key(a.name) == natural_key(b.name):
+            raise InputError(b, None, f"sorts at the same place as {a.name} (numbers compare by value): "
+                             "rename one, since file k annotates line k")  # fmt: skip
+    return files
 
 
 def load_passages(paths: Iterable[str | PathLike[str]]) -> list[nx.DiGraph]:

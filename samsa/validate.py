@@ -18,7 +18,13 @@ The rules (each violation names the node):
    that is not a linkage node (so every unit hangs from the root); linkage
    (LKG) units have no parent and only LR/LA edges;
 6. implicit units have no children; every other unit (the root included)
-   reaches at least one terminal over primary edges.
+   reaches at least one terminal over primary edges;
+7. every edge category is one of UCCA's foundational-layer categories
+   (v1 and v2: :data:`CATEGORIES`; a multi-category edge lists several), and an
+   edge to a terminal is a ``Terminal`` edge (``U`` too, under a PNCT unit).
+
+Every check is linear in the passage: no value read from the file (an ID's
+number, say) sizes an allocation or a loop.
 
 All traversals are iterative, so a 100,000-deep chain is checked (and
 refused: it is a chain without terminals, or a cycle) without recursion.
@@ -35,7 +41,14 @@ import networkx as nx
 from samsa.errors import InvalidGraphError
 from samsa.graph import ROOT_ID, child_table, node_table
 
-__all__ = ["Violation", "check_passage", "violations"]
+__all__ = ["CATEGORIES", "Violation", "check_passage", "violations"]
+
+#: UCCA's edge categories, foundational layer v1 and v2 (the ``ucca`` package's ``layer1.EdgeTags``) and the
+#: terminal edge; UNA and UNC are legacy markers of unanalyzable and uncertain units
+CATEGORIES = frozenset(
+    {"H", "A", "P", "S", "D", "G", "C", "E", "F", "N", "R", "T", "Q", "L", "U", "LR", "LA", "Terminal", "UNA", "UNC"}
+)
+_TERMINAL_EDGE = frozenset({"Terminal", "U"})
 
 _UNIT_TYPES = frozenset({"FN", "PNCT", "LKG"})
 _TERMINAL_TYPES = frozenset({"Word", "Punctuation"})
@@ -133,8 +146,9 @@ def _node_violations(g: nx.DiGraph) -> list[Violation]:
     if not positions:
         out.append(Violation(None, "the passage has no terminals (layer 0 is missing or empty)"))
     elif sorted(positions) != list(range(1, len(positions) + 1)):
-        missing = sorted(set(range(1, max(positions) + 1)) - set(positions))
-        out.append(Violation(None, f"terminal IDs must run 0.1 ... 0.{len(positions)}; missing 0.{missing[0]}"))
+        # n terminals that are not 0.1 ... 0.n miss one of those n numbers (bounded by n, not by the largest ID)
+        missing = min(set(range(1, len(positions) + 1)).difference(positions))
+        out.append(Violation(None, f"terminal IDs must run 0.1 ... 0.{len(positions)}; missing 0.{missing}"))
     return out
 
 
@@ -145,6 +159,7 @@ def _edge_violations(g: nx.DiGraph, adj: _Adjacency) -> list[Violation]:
         out.append(Violation(ROOT_ID, f"edge from {parent} back into the root"))
     out += [Violation(n, "edge from a node to itself") for n, kids in adj.succ.items() if n in kids]
     nodes = node_table(g)
+    out += _category_violations(adj, nodes)
     for n, d in nodes.items():
         if n == ROOT_ID:
             continue
@@ -171,6 +186,25 @@ def _edge_violations(g: nx.DiGraph, adj: _Adjacency) -> list[Violation]:
             out.append(Violation(n, f"orphan unit ({kind}): not connected to the root by primary edges"))
         elif len(primary) > 1:
             out.append(Violation(n, f"unit with {len(primary)} primary parents ({', '.join(sorted(primary))})"))
+    return out
+
+
+def _category_violations(adj: _Adjacency, nodes: Mapping[str, dict]) -> list[Violation]:
+    """Edges whose categories are not UCCA's, and edges into terminals that are not Terminal edges."""
+    out: list[Violation] = []
+    for n, kids in adj.succ.items():
+        for c, e in kids.items():
+            cats = e.get("categories") or ()
+            unknown = [t for t in cats if t not in CATEGORIES]
+            if not cats or unknown:
+                what = ", ".join(repr(t) for t in unknown) if cats else "none"
+                out.append(
+                    Violation(n, f"edge {n} -> {c} has category {what}; UCCA's are {', '.join(sorted(CATEGORIES))}")
+                )
+            elif nodes[c].get("layer") == "0" and not _TERMINAL_EDGE.issuperset(cats):
+                out.append(Violation(n, f"edge {n} -> terminal {c} is {'|'.join(cats)}, not a Terminal edge"))
+            elif nodes[c].get("layer") != "0" and "Terminal" in cats:
+                out.append(Violation(n, f"edge {n} -> unit {c} is a Terminal edge"))
     return out
 
 

@@ -82,14 +82,17 @@ def test_payload_with_valid_digest_but_wrong_tokens_is_dropped(tmp_path):
         assert cache.get_many("p", [["a", "b"]]) == [None]
 
 
-def test_a_file_that_is_not_a_cache_is_moved_aside(tmp_path, capsys):
+def test_a_file_that_is_not_a_cache_is_left_alone(tmp_path, capsys):
     path = tmp_path / "c.sqlite"
-    path.write_bytes(b"this is not an sqlite database" * 100)
+    data = b"this is not an sqlite database" * 100
+    path.write_bytes(data)
     with ParseCache(path) as cache:
-        cache.put_many("p", [["a"]], [graph(["a"])])
-        assert cache.get_many("p", [["a"]])[0] is not None
-    assert "moved to" in capsys.readouterr().err
-    assert len(list(tmp_path.glob("c.sqlite.corrupt-*"))) == 1
+        assert not cache.usable
+        cache.put_many("p", [["a"]], [graph(["a"])])  # nothing is written
+        assert cache.get_many("p", [["a"]]) == [None]
+    (warning,) = capsys.readouterr().err.splitlines()
+    assert "is not a samsa parse cache; it is left as it is" in warning
+    assert path.read_bytes() == data and sorted(tmp_path.iterdir()) == [path]
 
 
 def _writer(path: str, start: int, n: int) -> None:
@@ -188,4 +191,4 @@ def test_a_cache_of_another_schema_is_moved_aside(tmp_path, capsys):
     db.close()
     with ParseCache(path) as cache:
         assert cache.info()["entries"] == 0
-    assert "a parse cache of another samsa version" in capsys.readouterr().err
+    assert "parse cache of another samsa version" in capsys.readouterr().err

@@ -109,8 +109,9 @@ def _browse(path: Path, shot: Path, fragment: str = "", width: int = 1280):
             "arithmetic": page.locator("#detail .system").first.locator(".arith").all_inner_texts(),
             # the page's horizontal overflow: how far its content reaches past the window
             "overflow": page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"),
-            "table_overflow": page.evaluate("(() => { const t = document.querySelector('#sentences');"
-                                            " return t.scrollWidth - t.clientWidth; })()"),
+            "table_overflow": page.evaluate(
+                "(() => { const t = document.querySelector('#sentences'); return t.scrollWidth - t.clientWidth; })()"
+            ),
         }
         page.fill("#filter", "volterra")
         state["filtered"] = page.locator("#sentences tbody tr").count()

@@ -6,7 +6,15 @@ import argparse
 import json
 
 from samsa.cli.common import add_runtime_options, dask_target, open_cache
-from samsa.cli.io import add_data_option, add_format_options, add_system_options, check_output, emit, system_files
+from samsa.cli.io import (
+    add_data_option,
+    add_format_options,
+    add_system_options,
+    check_output,
+    emit,
+    int_at_least,
+    system_files,
+)
 from samsa.errors import InputError
 from samsa.tables import render
 
@@ -26,7 +34,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     p.add_argument("benchmark", choices=("hsplit",))
     add_system_options(p, required=False)
-    p.add_argument("--first", type=int, default=None, help="only the first N sentences (70 = human-rated subset)")
+    p.add_argument(
+        "--first", type=int_at_least(1), default=None, help="only the first N sentences (70 = human-rated subset)"
+    )
     add_data_option(p)
     p.add_argument("--no-samsa", dest="samsa", action="store_false", help="skip SAMSA (no parsing)")
     p.add_argument("--aligner", default="exact", help="aligner for SAMSA (default: %(default)s)")

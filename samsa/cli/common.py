@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from samsa.cli.io import int_at_least
 from samsa.registry import available, get_aligner, resolve
 
 
@@ -52,7 +53,7 @@ def aligner_spec(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
 def add_runtime_options(p: argparse.ArgumentParser, *, parses: bool = True) -> None:
     """--jobs, Dask, the parse cache and --quiet: how the work runs, never what it computes."""
     g = p.add_argument_group("running")
-    g.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+    g.add_argument("-j", "--jobs", type=int_at_least(0, 1024), default=1, metavar="N",
                    help="worker processes, each loading the models once (0 = one per core; default: %(default)s); "
                         "outputs are identical for every N")  # fmt: skip
     g.add_argument(

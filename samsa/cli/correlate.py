@@ -7,7 +7,7 @@ import csv
 import json
 from pathlib import Path
 
-from samsa.cli.io import add_data_option, add_format_options, check_output, emit
+from samsa.cli.io import add_data_option, add_format_options, check_output, emit, int_at_least
 from samsa.errors import InputError
 from samsa.fileio import check_output_path
 
@@ -35,7 +35,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_data_option(p)
     p.add_argument("--level", choices=("system", "sentence"), default="system")
     p.add_argument("--method", choices=("spearman", "pearson"), default="spearman")
-    p.add_argument("--bootstrap", type=int, default=0, metavar="N", help="bootstrap resamples for a 95%% CI")
+    p.add_argument(
+        "--bootstrap", type=int_at_least(0), default=0, metavar="N", help="bootstrap resamples for a 95%% CI"
+    )
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: %(default)s)")
     p.add_argument("--plots", metavar="DIR", help="write one PNG scatter plot per metric and dimension")
     add_format_options(p, choices=("table", "json", "csv"))

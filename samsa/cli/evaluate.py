@@ -13,6 +13,7 @@ from samsa.cli.io import (
     add_test_set_option,
     check_output,
     emit,
+    int_at_least,
     read_corpus,
     read_text_lines,
     shown,
@@ -95,7 +96,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="paired bootstrap test of every system against the first (the baseline): p-values",
     )
-    g.add_argument("--bootstrap", type=positive_int, default=1000, metavar="N",
+    g.add_argument("--bootstrap", type=int_at_least(1), default=1000, metavar="N",
                    help="bootstrap resamples (default: %(default)s)")  # fmt: skip
     g.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default: %(default)s)")
     add_runtime_options(p)
@@ -174,11 +175,3 @@ def run(args: argparse.Namespace) -> int:
 
 def _plain(value: Any, width: int) -> str:
     return f"{value:.{width}f}" if isinstance(value, float) else str(value)
-
-
-def positive_int(text: str) -> int:
-    """argparse type: a whole number >= 1."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value

@@ -26,6 +26,23 @@ def shown(path: str) -> str:
     return STDIN_NAME if path == STDIN else path
 
 
+def int_at_least(low: int, high: int | None = None) -> Any:
+    """An argparse type: a whole number in ``[low, high]``, refused as a usage error otherwise."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"must be {bound}, not {value}")
+        return value
+
+    parse.__name__ = "number"  # argparse names the type in its messages
+    return parse
+
+
 def add_system_options(p: argparse.ArgumentParser, *, required: bool = True) -> None:
     p.add_argument(
         "systems",
@@ -63,7 +80,14 @@ def add_format_options(p: argparse.ArgumentParser, choices: tuple[str, ...] = FO
     g.add_argument("-f", "--format", choices=choices, default=default,
                    help="output format (default: %(default)s)")  # fmt: skip
     g.add_argument("--json", dest="format", action="store_const", const="json", help="same as -f json")
-    g.add_argument("-w", "--width", type=int, default=2, metavar="N", help="decimals in tables (default: %(default)s)")
+    g.add_argument(
+        "-w",
+        "--width",
+        type=int_at_least(0, 20),
+        default=2,
+        metavar="N",
+        help="decimals in tables (default: %(default)s)",
+    )
     g.add_argument("-o", "--output", metavar="FILE", default=None,
                    help="write the result to FILE (atomically) instead of standard output")  # fmt: skip
 

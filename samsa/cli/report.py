@@ -9,6 +9,7 @@ from samsa.cli.common import add_runtime_options, add_splitter_option, dask_targ
 from samsa.cli.io import (
     add_system_options,
     add_test_set_option,
+    int_at_least,
     output_inputs,
     read_corpus,
     read_text_lines,
@@ -54,7 +55,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="SAMSA's output tokenizer (default: %(default)s)")  # fmt: skip
     p.add_argument("--sentence-separator", metavar="SEP", default=None, help="sentence separator in output lines")
     add_splitter_option(p)
-    p.add_argument("--bootstrap", type=int, default=1000, metavar="N", help="resamples (default: %(default)s)")
+    p.add_argument(
+        "--bootstrap", type=int_at_least(1), default=1000, metavar="N", help="resamples (default: %(default)s)"
+    )
     p.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default: %(default)s)")
     p.add_argument("--title", default=None, help="page title")
     p.add_argument("-o", "--output", metavar="FILE", required=True, help="the HTML file to write")

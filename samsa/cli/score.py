@@ -23,6 +23,7 @@ from samsa.cli.io import (
     add_system_options,
     check_output,
     emit,
+    int_at_least,
     output_inputs,
     read_text_lines,
     shown,
@@ -99,7 +100,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_format_options(p)
     p.add_argument(
         "--max-tokens",
-        type=int,
+        type=int_at_least(1),
         default=DEFAULT_MAX_TOKENS,
         metavar="N",
         help="reject lines longer than N tokens (default: %(default)s)",
