@@ -127,7 +127,8 @@ def fixes_for_pearson(manual: list[float], parsed: list[float], target: float) -
         if count:
             fixed[order[count - 1]] = manual[order[count - 1]]
         r = correlate(manual, fixed, "pearson").r if len(manual) >= 3 else math.nan
-        if not math.isnan(r) and r >= target:
+        reached = not math.isnan(r) and r >= target - 1e-12  # exactly the target counts, whatever the rounding
+        if reached:
             return count
     return None
 

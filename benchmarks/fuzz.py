@@ -217,7 +217,7 @@ def independent_problems(data: bytes) -> list[str]:
             problems.append(f"{nid} in layer {lid}")
         if lid == "0" and (ntype not in ("Word", "Punctuation") or not attrs.get("text")):
             problems.append(f"terminal {nid}")
-        if lid == "0" and not attrs.get("paragraph", "1").lstrip("-").isdigit():
+        if lid == "0" and not re.fullmatch(r"-?[0-9]+", attrs.get("paragraph", "1")):
             problems.append(f"terminal {nid} paragraph")
         if lid == "1" and ntype not in ("FN", "PNCT", "LKG"):
             problems.append(f"unit {nid} type")

@@ -11,8 +11,10 @@ chunks, in which order, and what happens to the results is
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +22,7 @@ from typing import Any
 
 import networkx as nx
 
-from samsa.errors import InputError, ScoringError
+from samsa.errors import InputError, SamsaError, ScoringError
 from samsa.text import SPLITTER_NAME
 
 __all__ = ["Item", "ItemResult", "Job", "PoolExecutor", "SerialExecutor", "Worker", "make_executor"]
@@ -203,10 +205,13 @@ def _structure(g: nx.DiGraph | None, compat: str) -> Any:
 _PROCESS_WORKER: Worker | None = None  # one per pool process, set by its initializer
 
 
-def _init_process(job: Job) -> None:
+def _init_process(job: Job, parent_pid: int, main_thread: bool) -> None:
     global _PROCESS_WORKER
     from threadpoolctl import threadpool_limits
 
+    from samsa.lifetime import watch_parent
+
+    watch_parent(parent_pid, kernel_signal=main_thread)  # a worker never outlives its parent
     threadpool_limits(1)  # one intra-op thread per process: processes give the speed, not threads
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle (one line, exit 130)
     _PROCESS_WORKER = Worker(job)
@@ -290,8 +295,10 @@ class PoolExecutor:
         self.jobs = jobs
         self.forks = method == "fork"
         self.started = False
-        self._new_pool = lambda: ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_init_process,
-                                                     initargs=(job,))  # fmt: skip
+        self._new_pool = lambda: ProcessPoolExecutor(
+            max_workers=jobs, mp_context=ctx, initializer=_init_process,
+            initargs=(job, os.getpid(), threading.current_thread() is threading.main_thread()),
+        )  # fmt: skip
         self.pool: Any = self._new_pool()
 
     def map(self, tasks: Iterable[list[Item]], want: str) -> Iterator[list[ItemResult]]:
@@ -301,7 +308,7 @@ class PoolExecutor:
         starts a fresh pool (forked again)."""
         if self.pool is None:
             self.pool, self.started = self._new_pool(), False
-        return _ordered_window(self._submit(want), self._then_release(tasks), 2 * self.jobs)
+        return _worker_deaths_named(_ordered_window(self._submit(want), self._then_release(tasks), 2 * self.jobs))
 
     def _then_release(self, tasks: Iterable[list[Item]]) -> Iterator[list[Item]]:
         yield from tasks
@@ -333,9 +340,33 @@ class PoolExecutor:
 
     def close(self) -> None:
         """Stop the pool of a ``map`` not run to its end (chunks not started are cancelled) and wait for its
-        workers; after a finished ``map`` there is nothing to do: its workers are exiting already."""
+        workers; after a finished ``map`` there is nothing to do: its workers are exiting already. After Ctrl-C or
+        SIGTERM the workers are ended at once rather than left to finish their chunks."""
+        from samsa.fileio import INTERRUPTED
+
         if self.pool is not None:
+            if INTERRUPTED.is_set():
+                for process in list(getattr(self.pool, "_processes", {}).values()):
+                    process.terminate()
             self.pool.shutdown(cancel_futures=True)
+
+
+def _worker_deaths_named(results: Iterator[Any]) -> Iterator[Any]:
+    """A worker killed in the middle of a chunk (out of memory, a signal) ends the run with one line, not with
+    concurrent.futures' BrokenProcessPool traceback."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        yield from results
+    except BrokenProcessPool:
+        raise WorkerDied(
+            "a worker process died in the middle of its work (killed, or out of memory?); "
+            "no output was written: run again, with fewer --jobs if memory is short"
+        ) from None
+
+
+class WorkerDied(SamsaError):
+    """A pool worker ended before returning its chunk."""
 
 
 def _ordered_window(submit: Callable[[Any], Any], tasks: Iterable[Any], width: int) -> Iterator[Any]:

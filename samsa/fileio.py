@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import tempfile
 import threading
 from collections.abc import Iterator, Sequence
@@ -27,6 +28,7 @@ __all__ = [
     "check_not_interrupted",
     "check_output_path",
     "decode_lines",
+    "in_place_target",
     "read_lines",
 ]
 
@@ -135,6 +137,12 @@ def check_output_path(
         st = None
     except OSError as e:
         raise OutputError(out, f"cannot use as output: {e.strerror}") from None
+    if st is not None and not directory and not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        # a FIFO or character device (/dev/stdout, a terminal) is written in place; anything else is refused
+        if not (stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode)):
+            raise OutputError(out, "exists and is neither a regular file, a FIFO nor a character device")
+        if not os.access(out, os.W_OK):
+            raise OutputError(out, "is not writable")
     if st is not None:
         for src in inputs:
             try:
@@ -160,6 +168,21 @@ def check_output_path(
     return out
 
 
+@contextmanager
+def _open_in_place(target: Path) -> Iterator[TextIO]:
+    try:
+        fh = open(target, "w", encoding="utf-8", newline="\n")
+    except OSError as e:
+        raise OutputError(target, f"cannot write: {e.strerror}") from None
+    try:
+        with fh:
+            yield fh
+    except OSError as e:
+        if isinstance(e, OutputError) or e.errno not in _WRITE_ERRORS:
+            raise
+        raise OutputError(target, f"cannot write: {e.strerror or e}") from None
+
+
 #: errno values that mean "the output cannot be written", turned into one-line OutputErrors
 _WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO, errno.EROFS, errno.EACCES, errno.EPERM})
 
@@ -179,6 +202,17 @@ def current_umask() -> int:
     return mask
 
 
+def in_place_target(path: str | PathLike[str]) -> bool:
+    """True when ``path`` exists and is not a regular file (a FIFO, a character device such as ``/dev/stdout`` or
+    a terminal): such an output is written in place, since renaming a file over it would replace the node."""
+    if str(path).startswith(("/dev/", "/proc/")):  # /dev/stdout and friends, whatever they point to
+        return os.path.exists(path)
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 @contextmanager
 def atomic_open(path: str | PathLike[str]) -> Iterator[TextIO]:
     """A text file to stream into; it replaces ``path`` only when the block ends without an exception.
@@ -186,9 +220,15 @@ def atomic_open(path: str | PathLike[str]) -> Iterator[TextIO]:
     The temporary file sits beside the target (same file system, so the rename is atomic) and is
     removed on any failure, Ctrl-C included: a run never leaves a half-written output. The result
     keeps the mode of the file it replaces (a new file gets the umask's default). A write error
-    (a full disk, a file-size limit) becomes an :class:`OutputError` naming the target.
+    (a full disk, a file-size limit) becomes an :class:`OutputError` naming the target. A symbolic
+    link is followed (the file it points to is replaced, the link stays); a FIFO or a character
+    device is written in place, never replaced (:func:`in_place_target`).
     """
-    target = Path(path)
+    if in_place_target(path):
+        with _open_in_place(Path(path)) as fh:
+            yield fh
+        return
+    target = Path(os.path.realpath(path))
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or Path("."))
     except OSError as e:

@@ -115,6 +115,9 @@ def yields(g: nx.DiGraph) -> dict[str, dict[frozenset[int], set[str]]]:
         if anchor not in cache:
             cache[anchor] = _yield(g, anchor)
         out[construction].setdefault(cache[anchor], set()).update(cats)
+        merged_remote = (data.get("attributes") or {}).get("remote_categories")  # see samsa.ucca_interop
+        if merged_remote and not implicit:
+            out["remote"].setdefault(cache[anchor], set()).update(merged_remote.split("|"))
     return out
 
 

@@ -56,3 +56,31 @@ def test_hostile_file_is_one_line_under_a_memory_cap(name, tmp_path):
     assert r.returncode == 1
     (line,) = r.stderr.strip().splitlines()
     assert re.match(rf"samsa: error: {re.escape(str(d / '1.xml'))}:\d+: ", line), line
+
+
+def test_two_files_at_one_place_in_the_order_are_refused(tmp_path, capsys):
+    from samsa.cli import main
+
+    d = tmp_path / "ucca"
+    d.mkdir()
+    (d / "1.xml").write_bytes(SOURCE)
+    (d / "01.xml").write_bytes(SOURCE)
+    out = tmp_path / "out.txt"
+    out.write_text("I read the book .\nJohn wrote it .\n", encoding="utf-8")
+    assert main(["score", "--ucca", str(d), str(out)]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "sorts at the same place as" in line and "1.xml" in line
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [("-w", "-2", "must be from 0 to 20, not -2"), ("--max-tokens", "-5", "must be at least 1, not -5"),
+     ("--jobs", "-3", "must be from 0 to 1024, not -3"), ("--jobs", "two", "expected a whole number, not 'two'")],
+)  # fmt: skip
+def test_numeric_options_are_range_checked(option, value, message, capsys):
+    from samsa.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["score", "--ucca", "fixtures/ucca/paper", "fixtures/paper_outputs.txt", option, value])
+    assert e.value.code == 2
+    assert message in capsys.readouterr().err

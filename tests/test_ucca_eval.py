@@ -147,3 +147,36 @@ def test_normalize_needs_the_ucca_package(fixture_path, monkeypatch):
     g = load_passage(fixture_path("ucca/paper/2_read_book.xml"))
     with pytest.raises(PluginUnavailable, match="pip install --no-deps ucca"):
         evaluate_corpus([(g, g)], normalize=True)
+
+
+@pytest.mark.parametrize("corpus", ["wiki/test", "20k/test", "ewt/test"])
+def test_normalize_on_the_parsers_output_equals_the_ucca_package(ucca_eval, data_dir, corpus, tmp_path, capsys):
+    """`ucca-eval --normalize` of the built-in parser's output runs (normalization makes two edges between one
+    pair of units, merged into one) and counts as the package's evaluator with normalization on."""
+    import json
+    import shutil
+
+    from samsa.cli import main
+    from samsa.registry import get_parser
+
+    files = list_passage_files(data_dir / "ucca" / corpus)[:40]
+    golds = [load_passage(f) for f in files]
+    parsed = get_parser("builtin").parse([G.tokens(g) for g in golds])
+    gold_dir, pred_dir = tmp_path / "gold", tmp_path / "pred"
+    gold_dir.mkdir()
+    pred_dir.mkdir()
+    from samsa.ucca_xml import to_standard_xml
+
+    for f, g in zip(files, parsed, strict=True):
+        shutil.copy(f, gold_dir / f.name)
+        (pred_dir / f.name).write_bytes(to_standard_xml(g))
+    assert main(["ucca-eval", str(gold_dir), str(pred_dir), "--normalize", "-f", "json", "-q"]) == 0
+    ours = json.loads(capsys.readouterr().out)
+    total: dict[tuple[str, str], list[int]] = {}
+    for guessed, gold in zip(parsed, golds, strict=True):
+        for key, counts in reference_counts(ucca_eval, guessed, gold, normalize=True).items():
+            total.setdefault(key, [0, 0, 0])
+            total[key] = [a + b for a, b in zip(total[key], counts, strict=True)]
+    for (kind, construction), (guessed_n, ref_n, matches) in total.items():
+        row = ours[kind][construction]
+        assert (row["guessed"], row["ref"], row["matches"]) == (guessed_n, ref_n, matches), (kind, construction)

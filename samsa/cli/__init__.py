@@ -1,8 +1,9 @@
 """The ``samsa`` command line: one sub-command per job, each a thin layer over the library.
 
 Exit codes: 0 success, 1 bad input, an unwritable output or set-up (one line on
-stderr, no traceback unless ``--debug``), 2 usage errors (argparse), 130 Ctrl-C
-(outputs are written atomically, so an interrupted run leaves the old ones).
+stderr, no traceback unless ``--debug``), 2 usage errors (argparse), 130 Ctrl-C,
+143 SIGTERM (outputs are written atomically, so an interrupted run leaves the old
+ones and no temporary file; worker processes end with the run).
 """
 
 from __future__ import annotations
@@ -97,16 +98,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"samsa: error: {args.command} needs the optional package '{e.name}' (the [{extra}] extra): "
               f"pip install 'samsa-metric[{extra}]'", file=sys.stderr)  # fmt: skip
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         if args.debug:
             raise
-        print("samsa: interrupted; no output was written or replaced", file=sys.stderr)
-        return 130
+        what = "terminated (SIGTERM)" if isinstance(e, Terminated) else "interrupted"
+        print(f"samsa: {what}; no output was written or replaced", file=sys.stderr)
+        return 143 if isinstance(e, Terminated) else 130
     except (SamsaError, OSError) as e:
         if args.debug:
             raise
         print(f"samsa: error: {e}", file=sys.stderr)
         return 1
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``, ``timeout``, a batch scheduler), raised like Ctrl-C so that the same clean-up runs: temporary
+    files removed, the worker pool ended; the exit code is 143 (128 + SIGTERM)."""
 
 
 #: top-level import name of an optional dependency -> the extra that installs it
@@ -148,6 +155,10 @@ def _interrupts_recorded() -> Iterator[None]:
         INTERRUPTED.set()
         raise KeyboardInterrupt
 
+    def on_sigterm(signum: int, frame: Any) -> None:
+        INTERRUPTED.set()
+        raise Terminated
+
     def unraisable(info: Any) -> None:
         if info.exc_type is not None and issubclass(info.exc_type, KeyboardInterrupt):
             INTERRUPTED.set()
@@ -156,11 +167,13 @@ def _interrupts_recorded() -> Iterator[None]:
 
     hook = sys.unraisablehook
     previous = signal.signal(signal.SIGINT, on_sigint)
+    previous_term = signal.signal(signal.SIGTERM, on_sigterm)
     sys.unraisablehook = unraisable
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGTERM, previous_term)
         sys.unraisablehook = hook
         INTERRUPTED.clear()  # the run is over: the library's own writes afterwards are not this run's outputs
 

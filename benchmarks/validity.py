@@ -1,0 +1,114 @@
+"""Validity of automatic SAMSA: the synthetic battery of ``samsa.validity`` on a gold UCCA set, scored on the
+manual annotation and on a parser's annotation of the same tokens (exact aligner, paper mode).
+
+    python benchmarks/validity.py --gold wiki/dev ewt/dev --parser builtin            # choose on dev
+    python benchmarks/validity.py --gold wiki/test 20k/test --parser builtin:accurate  # report test once
+
+Writes ``benchmarks/results/validity_<parser>.json`` (``--out`` names another file) and prints one table
+per gold set: per output, mean manual and parsed SAMSA, mean absolute difference, the shares scored 0,
+Pearson; then split sensitivity, Kendall tau of the six outputs' ranking (SAMSA and SAMSA-abl), the share
+of perfect splits scored 0 on the parse, and the pairs of outputs more than 5 points apart on manual UCCA
+that the parse ranks the other way round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _data import DATA, write_json
+
+from samsa.graph import tokens
+from samsa.metric import Samsa
+from samsa.registry import get_parser
+from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.validity import (
+    OUTPUTS,
+    SEPARATOR,
+    kendall_tau,
+    output_stats,
+    reversals,
+    split_sensitivity,
+    synthetic_outputs,
+)
+
+
+def one_set(gold_rel: str, parser: str) -> dict:
+    gold = [load_passage(f) for f in list_passage_files(DATA / "ucca" / gold_rel)]
+    start = time.perf_counter()
+    parsed = get_parser(parser).parse([tokens(g) for g in gold])
+    parse_seconds = time.perf_counter() - start
+    metric = Samsa(tokenizer="none", separator=SEPARATOR)
+    outputs = synthetic_outputs(gold)
+    scores: dict[str, dict[str, list[float]]] = {}
+    for name, lines in outputs.items():
+        m = [metric.sentence_score(g, o) for g, o in zip(gold, lines, strict=True)]
+        p = [metric.sentence_score(g, o) for g, o in zip(parsed, lines, strict=True)]
+        scores[name] = {"manual": [r.samsa for r in m], "parsed": [r.samsa for r in p],
+                        "manual_abl": [r.samsa_abl for r in m], "parsed_abl": [r.samsa_abl for r in p]}  # fmt: skip
+    stats = {n: output_stats(s["manual"], s["parsed"]) for n, s in scores.items()}
+    abl = {n: output_stats(s["manual_abl"], s["parsed_abl"]) for n, s in scores.items()}
+    names = list(OUTPUTS)
+    return {
+        "gold": gold_rel,
+        "sentences": len(gold),
+        "parse_seconds": round(parse_seconds, 1),
+        "outputs": {n: {k: _round(v) for k, v in asdict(stats[n]).items()} for n in names},
+        "outputs_abl": {n: {k: _round(v) for k, v in asdict(abl[n]).items()} for n in names},
+        "split_sensitivity": _round(split_sensitivity(stats)),
+        "split_sensitivity_abl": _round(split_sensitivity(abl)),
+        "kendall_tau": _round(
+            kendall_tau([stats[n].mean_manual for n in names], [stats[n].mean_parsed for n in names])
+        ),
+        "kendall_tau_abl": _round(
+            kendall_tau([abl[n].mean_manual for n in names], [abl[n].mean_parsed for n in names])
+        ),
+        "perfect_split_zero_share": _round(stats["scene-split"].zero_parsed),
+        "reversals_over_5_points": [list(p) for p in reversals(stats)],
+    }
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)
+
+
+def table(r: dict) -> str:
+    head = "| output | manual | parsed | mean abs diff | zero manual | zero parsed | Pearson |\n" + "|---" * 7 + "|"
+    rows = [
+        f"| {n} | {s['mean_manual']:.1f} | {s['mean_parsed']:.1f} | {s['mean_abs_difference']:.1f} | "
+        f"{100 * s['zero_manual']:.0f}% | {100 * s['zero_parsed']:.0f}% | "
+        f"{'-' if s['pearson'] is None else format(s['pearson'], '.3f')} |"
+        for n, s in r["outputs"].items()
+    ]
+    tail = (
+        f"split sensitivity {r['split_sensitivity']} (SAMSA-abl {r['split_sensitivity_abl']}), Kendall tau "
+        f"{r['kendall_tau']} (SAMSA-abl {r['kendall_tau_abl']}), perfect splits scored 0: "
+        f"{100 * r['perfect_split_zero_share']:.1f}%, reversals over 5 points: "
+        f"{r['reversals_over_5_points'] or 'none'}"
+    )
+    return f"{r['gold']} ({r['sentences']} sentences)\n{head}\n" + "\n".join(rows) + "\n" + tail
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--gold", nargs="+", default=["wiki/dev", "ewt/dev"], metavar="SET",
+                    help="gold sets under the data's ucca/ folder (default: wiki/dev ewt/dev)")  # fmt: skip
+    ap.add_argument("--parser", default="builtin", help="parser name (default: builtin; builtin:accurate)")
+    ap.add_argument("--out", default=None, help="result file name under benchmarks/results/")
+    args = ap.parse_args()
+    results = [one_set(g, args.parser) for g in args.gold]
+    for r in results:
+        print(table(r), end="\n\n")
+    name = (
+        args.out or f"validity_{args.parser.replace(':', '_')}_{'+'.join(g.replace('/', '-') for g in args.gold)}.json"
+    )
+    command = "python benchmarks/validity.py " + " ".join(sys.argv[1:])
+    write_json(name, {"command": command.strip(), "parser": args.parser, "sets": results})
+
+
+if __name__ == "__main__":
+    main()
