@@ -8,6 +8,6 @@ from __future__ import annotations
 
 import importlib.util
 
-_TORCH_ONLY = ["parsers/builtin/encoder_torch.py", "parsers/builtin/model.py", "parsers/train.py"]
+_TORCH_ONLY = ["samsa/parsers/builtin/encoder_torch.py", "samsa/parsers/builtin/model.py", "samsa/parsers/train.py"]
 
 collect_ignore = [] if importlib.util.find_spec("torch") else list(_TORCH_ONLY)

@@ -137,7 +137,7 @@ def parse_with(weights: str | None, parser: str, style: str, gold: list, out: Pa
                scene_bias: float | None = None) -> Path:  # fmt: skip
     """Parse the gold sentences (their tokens) with a weights file for ``parser``'s pipeline (its own when
     None) and a decoding Scene bias; one XML each."""
-    from parsers.builtin import BuiltinParser
+    from samsa.parsers.builtin import BuiltinParser
     from samsa.registry import resolve
 
     name, _, pipeline = parser.partition(":")

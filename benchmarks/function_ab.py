@@ -78,8 +78,8 @@ def main() -> None:
     ap.add_argument("--other", required=True, type=Path, help="the checkout to compare with")
     ap.add_argument("--rounds", type=int, default=15)
     args = ap.parse_args()
-    from parsers.builtin import BuiltinParser
     from samsa import queries, text, validate
+    from samsa.parsers.builtin import BuiltinParser
     from samsa.ucca_xml import load_passage
 
     other = {name: load_other(args.other.resolve(), name, rel) for name, rel in MODULES.items()}

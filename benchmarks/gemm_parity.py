@@ -3,7 +3,7 @@
 Usage:
     python benchmarks/gemm_parity.py [--pipeline fast|accurate] [--repeat 3] [--out NAME.json]
 
-``aligners.annotate.load_spacy`` hands spaCy's networks thinc's ``NumpyOps(use_blis=False)``, whose
+``samsa.aligners.annotate.load_spacy`` hands spaCy's networks thinc's ``NumpyOps(use_blis=False)``, whose
 matrix products are ``numpy.dot`` (OpenBLAS in numpy's wheels) instead of the BLIS library bundled with
 thinc. Float32 sums then come in another order. Reported per set (Wiki, 20K and EWT test, gold tokens,
 each set's guideline style; the 359 HSplit sources, raw text): the sentences whose parsed graph differs
@@ -57,8 +57,8 @@ def annotate(nlp, sentences: list[list[str]]) -> list:
 
 
 def compare_set(parsers: dict, sentences: list, repeat: int) -> dict:
-    from parsers.builtin import UNUSED_PIPES
     from samsa.parse_cache import encode_graph
+    from samsa.parsers.builtin import UNUSED_PIPES
 
     graphs = {name: [encode_graph(g) for g in p.parse(sentences)] for name, p in parsers.items()}
     differing = [k + 1 for k, (a, b) in enumerate(zip(*graphs.values(), strict=True)) if a != b]
@@ -95,9 +95,9 @@ def main() -> None:
 
     from threadpoolctl import threadpool_limits
 
-    from parsers.builtin import BuiltinParser
     from samsa.fileio import read_lines
     from samsa.graph import tokens
+    from samsa.parsers.builtin import BuiltinParser
     from samsa.ucca_xml import list_passage_files, load_passage
 
     inputs = {s: [tokens(load_passage(f)) for f in list_passage_files(DATA / SETS[s])] for s in TEST_SETS}

@@ -48,7 +48,7 @@ def two_main_relations(graphs: list) -> int:
 
 
 def compare(pipeline: str, name: str, resamples: int) -> dict:
-    from parsers.builtin import BuiltinParser
+    from samsa.parsers.builtin import BuiltinParser
 
     gold = [load_passage(f) for f in list_passage_files(DATA / SETS[name])]
     sentences = [tokens(g) for g in gold]

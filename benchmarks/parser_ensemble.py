@@ -66,14 +66,14 @@ class EnsembleNet:
         return tuple(fences), lengths
 
     def span_log_probs(self, fence: tuple, b: int, n: int) -> np.ndarray:
-        from parsers.builtin.runtime import log_softmax
+        from samsa.parsers.builtin.runtime import log_softmax
 
         return log_softmax(
             np.mean([net.span_log_probs(f, b, n) for net, f in zip(self.nets, fence, strict=True)], axis=0)
         )
 
     def remote_logits(self, fence: tuple, b: int, *pairs: np.ndarray) -> np.ndarray:
-        from parsers.builtin.runtime import log_softmax
+        from samsa.parsers.builtin.runtime import log_softmax
 
         return np.mean(
             [log_softmax(net.remote_logits(f, b, *pairs)) for net, f in zip(self.nets, fence, strict=True)], axis=0
@@ -82,8 +82,8 @@ class EnsembleNet:
 
 def members(paths: Sequence[str], style: str, scene_bias: float, decoding: int | None = None) -> list[Any]:
     """One ``BuiltinParser`` per weights file, in its pipeline's ``decoding`` (default: the newest, ``builtin.v5``)."""
-    from parsers.builtin import BuiltinParser
-    from parsers.builtin.runtime import read_header
+    from samsa.parsers.builtin import BuiltinParser
+    from samsa.parsers.builtin.runtime import read_header
 
     out = []
     for p in paths:
@@ -96,8 +96,8 @@ def members(paths: Sequence[str], style: str, scene_bias: float, decoding: int |
 
 def parse(parsers: Sequence[Any], sentences: Sequence[Sequence[str]], batch: int = 64) -> list:
     """The ensemble's graphs for token lists, in order."""
-    from parsers.builtin.decode import decode_batch
-    from parsers.builtin.features import featurize
+    from samsa.parsers.builtin.decode import decode_batch
+    from samsa.parsers.builtin.features import featurize
 
     first = parsers[0]
     net = EnsembleNet([p.net for p in parsers])
@@ -176,7 +176,7 @@ def main() -> None:
                          "results file records the decoding it was written with under 'decoding')")  # fmt: skip
     ap.add_argument("--name", default=None, help="results file: parser_ensemble_<name>.json")
     args = ap.parse_args()
-    from parsers.builtin import PIPELINES
+    from samsa.parsers.builtin import PIPELINES
 
     reference = args.reference or str(Path(__file__).resolve().parents[1] / "parsers/builtin/weights"
                                       / PIPELINES["accurate"])  # fmt: skip

@@ -67,7 +67,7 @@ def ucca_package_agrees(pairs) -> bool | None:
 
 
 def evaluate_pipeline(args, pipeline: str | None) -> dict:
-    from parsers.builtin import BuiltinParser
+    from samsa.parsers.builtin import BuiltinParser
 
     def build(style: str = "wiki", bias: float | None = None) -> BuiltinParser:
         return BuiltinParser(pipeline=pipeline, weights=args.weights, threads=args.threads, style=style,

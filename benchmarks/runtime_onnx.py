@@ -140,9 +140,9 @@ def main() -> None:
     threadpool_limits(1)
     import onnxruntime as ort
 
-    from parsers.builtin import _batches
-    from parsers.builtin.features import featurize
     from samsa.graph import to_json
+    from samsa.parsers.builtin import _batches
+    from samsa.parsers.builtin.features import featurize
     from samsa.registry import get_parser
 
     parser = get_parser("builtin")

@@ -39,7 +39,7 @@ class TorchNet:
         self.has_remote = model.remote is not None
 
     def encode(self, batch):
-        from parsers.builtin.model import to_torch
+        from samsa.parsers.builtin.model import to_torch
 
         with self.torch.no_grad():
             return self.model.encode(to_torch(batch))
@@ -83,11 +83,11 @@ def main() -> None:
     args = ap.parse_args()
     import torch
 
-    from parsers.builtin import BuiltinParser
-    from parsers.builtin.decode import decode_batch
-    from parsers.builtin.features import STYLES, featurize
-    from parsers.builtin.model import SpanModel
     from samsa.graph import tokens
+    from samsa.parsers.builtin import BuiltinParser
+    from samsa.parsers.builtin.decode import decode_batch
+    from samsa.parsers.builtin.features import STYLES, featurize
+    from samsa.parsers.builtin.model import SpanModel
     from samsa.ucca_eval import evaluate_corpus
     from samsa.ucca_xml import list_passage_files, load_passage, to_standard_xml
 

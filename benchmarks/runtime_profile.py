@@ -58,12 +58,12 @@ def shutdown(code: str, repeat: int = 5) -> float:
 
 
 def stages(parser, sentences: list[list[str]]) -> dict[str, float]:
-    from parsers.builtin import _batches
-    from parsers.builtin.decode import cky_batch, main_relation_mask, pair_arrays, span_charts
-    from parsers.builtin.features import featurize
-    from parsers.builtin.remotes import candidate_pairs
-    from parsers.builtin.runtime import batch_span_log_probs
-    from parsers.builtin.tree import Span, spans_to_graph
+    from samsa.parsers.builtin import _batches
+    from samsa.parsers.builtin.decode import cky_batch, main_relation_mask, pair_arrays, span_charts
+    from samsa.parsers.builtin.features import featurize
+    from samsa.parsers.builtin.remotes import candidate_pairs
+    from samsa.parsers.builtin.runtime import batch_span_log_probs
+    from samsa.parsers.builtin.tree import Span, spans_to_graph
 
     t = dict.fromkeys(("spacy_features", "bilstm", "span_scores", "cky", "graph_building", "remote_edges"), 0.0)
     order = sorted(range(len(sentences)), key=lambda k: len(sentences[k]))
@@ -99,8 +99,8 @@ def stages(parser, sentences: list[list[str]]) -> dict[str, float]:
 def padding(parser, sources: list[str]) -> dict[str, int]:
     """Padded BiLSTM positions over real ones, in percent more, when the pipeline cuts the sources into
     consecutive chunks (as it did before session 10) and in ``chunk_order`` (as it does now)."""
-    from parsers.builtin import _batches
     from samsa.executors import Item
+    from samsa.parsers.builtin import _batches
     from samsa.pipeline import CHUNK, WINDOW, chunk_order
 
     lengths = [len(parser.tokenize(s)) for s in sources]
@@ -127,10 +127,10 @@ def main() -> None:
     args = ap.parse_args()
     from threadpoolctl import threadpool_limits
 
-    from parsers.builtin import BuiltinParser
     from samsa.fileio import read_lines
     from samsa.graph import tokens
     from samsa.parse_cache import ParseCache, decode_graph
+    from samsa.parsers.builtin import BuiltinParser
     from samsa.scoring import graph_structure, score_passage
     from samsa.scoring.paper import decode_structure, encode_structure, structure_version
     from samsa.text import split_output
@@ -180,7 +180,7 @@ def main() -> None:
             read_structures = time.perf_counter() - s
             assert stored == list(structures)
             outputs = read_lines(DATA / "hsplit" / "HSplit" / "HSplit1_full")
-            from aligners.exact import ExactAligner
+            from samsa.aligners.exact import ExactAligner
 
             aligner = ExactAligner()
             s = time.perf_counter()
@@ -200,16 +200,16 @@ def main() -> None:
             "defer_spacy_cli()\nimport spacy", setup="from samsa.cli.startup import defer_spacy_cli"
         ),
         "load_parser_spacy_pipeline": fresh(
-            "import spacy\nt = time.perf_counter()\nfrom aligners.annotate import "
+            "import spacy\nt = time.perf_counter()\nfrom samsa.aligners.annotate import "
             "load_spacy\nload_spacy(exclude=('ner', 'lemmatizer', 'attribute_ruler'))"
         ),
         # the same pipeline with its saved tokenizer read back, as spacy.load does by default
         "load_parser_spacy_pipeline_reading_its_saved_tokenizer": fresh(
-            "import spacy\nt = time.perf_counter()\nfrom aligners.annotate import spacy_model_id\n"
+            "import spacy\nt = time.perf_counter()\nfrom samsa.aligners.annotate import spacy_model_id\n"
             "spacy.load(spacy_model_id().rsplit('-', 1)[0], exclude=['senter', 'ner', 'lemmatizer', 'attribute_ruler'])"
         ),
     }
-    parsed = "from parsers.builtin import BuiltinParser\nBuiltinParser().parse(['John went home .'])"
+    parsed = "from samsa.parsers.builtin import BuiltinParser\nBuiltinParser().parse(['John went home .'])"
     result["shutdown_s"] = {
         "after_loading_the_parser": shutdown(parsed),
         "the_same_with_the_heap_frozen_first": shutdown(parsed + "\nimport gc\ngc.freeze()"),

@@ -72,9 +72,9 @@ def decode_grid(
     """One batch decoded at every bias of :data:`GRID` from one pass of the network: its fenceposts (for
     ``predict_remotes``), its Scene counts (sentences, biases) and its parses (bias -> one graph per sentence,
     no remote edges yet), as the shipped decoder builds them."""
-    from parsers.builtin.decode import cky_batch, main_relation_mask, span_charts, unnest_scenes
-    from parsers.builtin.runtime import batch_span_log_probs
-    from parsers.builtin.tree import Span, spans_to_graph
+    from samsa.parsers.builtin.decode import cky_batch, main_relation_mask, span_charts, unnest_scenes
+    from samsa.parsers.builtin.runtime import batch_span_log_probs
+    from samsa.parsers.builtin.tree import Span, spans_to_graph
     from samsa.queries import scenes
 
     mask = main_relation_mask(vocab)
@@ -99,9 +99,9 @@ def counts_by_bias(
     """(sentences, biases) Scene counts of the parse at each bias of :data:`GRID`, (sentences, features), and
     the parses (remote edges added, as the shipped decoder adds them) at bias 0 and at each sentence's oracle
     bias (count nearest ``gold``, ties to the bias nearest 0)."""
-    from parsers.builtin import BuiltinParser, _batches
-    from parsers.builtin.decode import predict_remotes
-    from parsers.builtin.features import featurize
+    from samsa.parsers.builtin import BuiltinParser, _batches
+    from samsa.parsers.builtin.decode import predict_remotes
+    from samsa.parsers.builtin.features import featurize
 
     p = BuiltinParser(pipeline=pipeline, decoding=2)  # decode_grid applies builtin.v2's steps
     counts = np.zeros((len(sentences), len(GRID)), dtype=np.int64)

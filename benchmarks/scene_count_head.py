@@ -47,11 +47,11 @@ def main() -> None:
     from scene_count_decoding import GRID, agreement, nearest_bias
     from torch import nn
 
-    import parsers.train as T
-    from parsers.builtin import BuiltinParser
-    from parsers.builtin.features import featurize
-    from parsers.builtin.model import SpanModel, to_torch
+    import samsa.parsers.train as T
     from samsa.graph import tokens
+    from samsa.parsers.builtin import BuiltinParser
+    from samsa.parsers.builtin.features import featurize
+    from samsa.parsers.builtin.model import SpanModel, to_torch
     from samsa.queries import scenes
     from samsa.ucca_xml import list_passage_files, load_passage
 
@@ -61,7 +61,7 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=5e-4)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--feature-cache", default=None, help="spaCy annotations cache (parsers.train's)")
+    ap.add_argument("--feature-cache", default=None, help="spaCy annotations cache (samsa.parsers.train's)")
     args = ap.parse_args()
     random.seed(args.seed)
     np.random.seed(args.seed)
@@ -180,7 +180,7 @@ def count_grid(net, vocab, feats, sentences) -> tuple[np.ndarray, list[list]]:
     batches of 64 in input order (``fast``'s decoding: Scenes un-nested)."""
     from scene_count_decoding import GRID, decode_grid
 
-    from parsers.builtin.decode import predict_remotes
+    from samsa.parsers.builtin.decode import predict_remotes
 
     counts = np.zeros((len(sentences), len(GRID)))
     parses: list[list] = []

@@ -52,7 +52,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default="scene_rules.json")
     args = ap.parse_args()
-    from parsers.builtin import LATEST_DECODING, BuiltinParser
+    from samsa.parsers.builtin import LATEST_DECODING, BuiltinParser
 
     result: dict = {"command": "python benchmarks/scene_rules.py " + " ".join(sys.argv[1:]), "gold": {}, "parsed": {}}
     gold_wiki_dev: list = []

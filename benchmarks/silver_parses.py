@@ -5,7 +5,7 @@ Usage:
 
 Why: an ensemble of the networks parses better than any of them (docs/parser.md, "An ensemble of the
 networks") but costs several networks' time; training the one-network ``fast`` pipeline on the
-ensemble's parses of unannotated in-domain text as well as on the gold corpora (``python -m parsers.train
+ensemble's parses of unannotated in-domain text as well as on the gold corpora (``python -m samsa.parsers.train
 --silver DIR``) asks whether some of that gain can be had at one network's cost. Sentences are tokenized with
 the parser's spaCy tokenizer; empty lines are skipped; files are numbered by line (``00001.xml`` ...), so the
 output names the input lines it came from. ``DIR`` must not exist (nothing half-written is reused). Writes

@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _data import DATA, write_json
 
-from parsers.builtin.remotes import oracle_remotes
-from parsers.builtin.tree import graph_to_spans, spans_to_graph
+from samsa.parsers.builtin.remotes import oracle_remotes
+from samsa.parsers.builtin.tree import graph_to_spans, spans_to_graph
 from samsa.ucca_eval import evaluate_corpus, scene_scores
 from samsa.ucca_xml import list_passage_files, load_passage
 

@@ -15,8 +15,8 @@ from typing import Any, TypeAlias
 
 import networkx as nx
 
-from aligners.base import Aligner
 from samsa import __version__
+from samsa.aligners.base import Aligner
 from samsa.errors import ConfigError, InputError
 from samsa.registry import get_aligner, get_parser
 from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean, scene_tokens, score_passage
@@ -66,7 +66,7 @@ class Samsa:
     Parameters
     ----------
     aligner
-        A registry name (``"exact"``) or an :class:`~aligners.base.Aligner`.
+        A registry name (``"exact"``) or an :class:`~samsa.aligners.base.Aligner`.
     compat
         ``"paper"`` (default) or ``"easse"``; see ``docs/samsa.md``.
     tokenizer

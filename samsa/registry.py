@@ -22,18 +22,18 @@ __all__ = ["available", "get_aligner", "get_parser", "register", "resolve"]
 
 BUILTIN: dict[str, dict[str, str]] = {
     "aligners": {
-        "exact.v1": "aligners.exact:make",
-        "lemma.v1": "aligners.lemma:make",
-        "sultan.v1": "aligners.sultan:make",
+        "exact.v1": "samsa.aligners.exact:make",
+        "lemma.v1": "samsa.aligners.lemma:make",
+        "sultan.v1": "samsa.aligners.sultan:make",
     },
     "parsers": {
-        "xml.v1": "parsers.xml:make",
-        "builtin.v1": "parsers.builtin:make",
-        "builtin.v2": "parsers.builtin:make_v2",
-        "builtin.v3": "parsers.builtin:make_v3",
-        "builtin.v4": "parsers.builtin:make_v4",
-        "builtin.v5": "parsers.builtin:make_v5",
-        "tupa.v1": "parsers.tupa:make",
+        "xml.v1": "samsa.parsers.xml:make",
+        "builtin.v1": "samsa.parsers.builtin:make",
+        "builtin.v2": "samsa.parsers.builtin:make_v2",
+        "builtin.v3": "samsa.parsers.builtin:make_v3",
+        "builtin.v4": "samsa.parsers.builtin:make_v4",
+        "builtin.v5": "samsa.parsers.builtin:make_v5",
+        "tupa.v1": "samsa.parsers.tupa:make",
     },
 }
 

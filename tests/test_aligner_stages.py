@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from aligners.annotate import Sentence
-from aligners.dep_tables import equivalences
-from aligners.resources import STOPWORDS_127, STOPWORDS_179, stopwords
-from aligners.stages import (
+from samsa.aligners.annotate import Sentence
+from samsa.aligners.dep_tables import equivalences
+from samsa.aligners.resources import STOPWORDS_127, STOPWORDS_179, stopwords
+from samsa.aligners.stages import (
     Pairs,
     align_hyphens,
     align_named_entities,
@@ -17,7 +17,7 @@ from aligners.stages import (
     greedy_select,
     is_acronym,
 )
-from aligners.word_sim import WordSim, canonical
+from samsa.aligners.word_sim import WordSim, canonical
 
 STOP = stopwords(179)
 
@@ -131,7 +131,7 @@ class _NoSpacy:
 
 
 def sultan(**kw):
-    from aligners.sultan import SultanAligner
+    from samsa.aligners.sultan import SultanAligner
 
     return SultanAligner(annotator=_NoSpacy(), **kw)  # type: ignore[arg-type]
 
@@ -147,7 +147,7 @@ def test_stages_5_to_8_dependency_context():
     t = sent(["John", "will", "run"], tags=["NNP", "MD", "VB"], lemmas=["John", "will", "run"],
              deps=[("nsubj", 3, 1), ("aux", 3, 2), ("root", 0, 3)])  # fmt: skip
     a = sultan()
-    from aligners.stages import Pairs as P
+    from samsa.aligners.stages import Pairs as P
 
     pairs = P()
     a._align_class(s, t, pairs, "verb", "V")

@@ -9,9 +9,9 @@ import pytest
 pytest.importorskip("spacy")
 pytest.importorskip("nltk")
 
-from aligners.annotate import DEFAULT_MODELS, DEFAULT_TOKENIZER_MODELS, Annotator, load_spacy, spacy_model_id
-from aligners.lemma import LemmaAligner
-from aligners.sultan import SultanAligner
+from samsa.aligners.annotate import DEFAULT_MODELS, DEFAULT_TOKENIZER_MODELS, Annotator, load_spacy, spacy_model_id
+from samsa.aligners.lemma import LemmaAligner
+from samsa.aligners.sultan import SultanAligner
 from samsa.cli import main
 
 FOUR_MEN = "Four men died in an accident .".split()

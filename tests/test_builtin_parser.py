@@ -9,10 +9,10 @@ import pytest
 
 pytest.importorskip("spacy")
 
-from parsers.builtin import BuiltinParser
 from samsa.cli import main
 from samsa.errors import PluginUnavailable
 from samsa.graph import tokens
+from samsa.parsers.builtin import BuiltinParser
 from samsa.queries import scenes
 from samsa.ucca_xml import list_passage_files, load_passage
 

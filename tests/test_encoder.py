@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parsers.builtin.encoder import MiniLM, read_safetensors
 from samsa.errors import PluginUnavailable
+from samsa.parsers.builtin.encoder import MiniLM, read_safetensors
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +99,7 @@ def test_safetensors_reader(tmp_path) -> None:
 
 
 def test_missing_encoder_names_the_install_command(monkeypatch, tmp_path) -> None:
-    from parsers.builtin.encoder import find_model_dir
+    from samsa.parsers.builtin.encoder import find_model_dir
 
     monkeypatch.setenv("SAMSA_ENCODER_DIR", str(tmp_path))
     with pytest.raises(PluginUnavailable, match=r"model\.safetensors"):

@@ -1,7 +1,7 @@
 """The exact aligner's contract: lowercase identity, one-to-one, leftmost free target."""
 
-from aligners.base import Aligner, align_many
-from aligners.exact import ExactAligner
+from samsa.aligners.base import Aligner, align_many
+from samsa.aligners.exact import ExactAligner
 
 
 def test_leftmost_unused_target_and_case():

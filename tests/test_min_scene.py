@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parsers.builtin.decode import MIN_SCENE_BIASES, at_least_one_scene
-from parsers.builtin.tree import spans_to_graph
 from samsa.errors import PluginUnavailable
+from samsa.parsers.builtin.decode import MIN_SCENE_BIASES, at_least_one_scene
+from samsa.parsers.builtin.tree import spans_to_graph
 from samsa.queries import main_relations, scenes, unit_terminals
 
 LABELS = ("<none>", "A", "P", "H")

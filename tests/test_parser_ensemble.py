@@ -31,7 +31,7 @@ def ensemble():
 
 
 def test_one_member_and_two_equal_members_decode_as_the_fast_pipeline(ensemble):
-    from parsers.builtin import PIPELINES, BuiltinParser
+    from samsa.parsers.builtin import PIPELINES, BuiltinParser
 
     weights = str(BENCHMARKS.parent / "parsers" / "builtin" / "weights" / PIPELINES["fast"])
     for bias in (0.0, 1.0):

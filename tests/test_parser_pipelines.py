@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from parsers.builtin.decode import unnest_scenes
-from parsers.builtin.tree import Span
 from samsa.errors import PluginUnavailable, SamsaError
+from samsa.parsers.builtin.decode import unnest_scenes
+from samsa.parsers.builtin.tree import Span
 from samsa.registry import get_parser, resolve
 
 
@@ -34,7 +34,7 @@ def test_default_parser_is_the_fast_pipeline(data_dir):
 
 
 def test_decoding_must_fit_the_pipeline():
-    from parsers.builtin import BuiltinParser
+    from samsa.parsers.builtin import BuiltinParser
 
     with pytest.raises(PluginUnavailable, match="needs a pipeline"):
         BuiltinParser(decoding=3)

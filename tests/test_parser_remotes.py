@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parsers.builtin.remotes import candidate_pairs, distance_bucket, distance_buckets, gold_pairs, oracle_remotes
-from parsers.builtin.tree import graph_to_spans, spans_to_graph
+from samsa.parsers.builtin.remotes import candidate_pairs, distance_bucket, distance_buckets, gold_pairs, oracle_remotes
+from samsa.parsers.builtin.tree import graph_to_spans, spans_to_graph
 from samsa.ucca_eval import evaluate_corpus
 from samsa.ucca_xml import list_passage_files, load_passage
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parsers.builtin.decode import cky, cky_batch, span_charts
-from parsers.builtin.runtime import span_rows
-from parsers.builtin.tree import Span, graph_to_spans, spans_to_graph
+from samsa.parsers.builtin.decode import cky, cky_batch, span_charts
+from samsa.parsers.builtin.runtime import span_rows
+from samsa.parsers.builtin.tree import Span, graph_to_spans, spans_to_graph
 from samsa.queries import scenes
 from samsa.ucca_eval import evaluate_corpus
 from samsa.ucca_xml import list_passage_files, load_passage

@@ -102,7 +102,7 @@ def test_parse_and_compare_annotations_with_jobs(data_dir, tmp_path, capsys):
 
 def test_dask_local_cluster_equals_single_process(data_dir):
     pytest.importorskip("distributed")
-    from parsers.builtin import BuiltinParser
+    from samsa.parsers.builtin import BuiltinParser
     from samsa.pipeline import Job, score_means
 
     files = list_passage_files(data_dir / "ucca" / "20k" / "test")[:60]
@@ -125,9 +125,9 @@ def test_a_local_dask_cluster_parses_without_pytorch_where_it_is_installed():
     in the executable); the score is the in-process one."""
     pytest.importorskip("distributed")
     pytest.importorskip("torch")
-    from parsers.builtin import BuiltinParser
     from samsa.distributed import DaskExecutor
     from samsa.executors import Item, Job, Worker
+    from samsa.parsers.builtin import BuiltinParser
 
     job = Job(parser=BuiltinParser(), tokenizer="none")
     chunk = [Item("parse", "John gave Mary a call .", ("John called Mary .",))]
@@ -188,7 +188,7 @@ IMPORTS = """
 import sys
 from samsa.cli import main
 main({args!r})
-heavy = ("spacy", "torch", "thinc", "parsers.builtin.runtime", "parsers.builtin", "rapidfuzz")
+heavy = ("spacy", "torch", "thinc", "samsa.parsers.builtin.runtime", "samsa.parsers.builtin", "rapidfuzz")
 print(sorted(m for m in heavy if m in sys.modules))
 """
 
@@ -205,7 +205,7 @@ def test_gold_scoring_imports_neither_spacy_nor_the_parser_runtime(args):
 
 def test_help_imports_neither_spacy_nor_the_parser_runtime():
     code = "import sys\nfrom samsa.cli import build_parser\nbuild_parser().format_help()\n" \
-           "print(sorted(m for m in ('spacy', 'torch', 'parsers.builtin') if m in sys.modules))"  # fmt: skip
+           "print(sorted(m for m in ('spacy', 'torch', 'samsa.parsers.builtin') if m in sys.modules))"  # fmt: skip
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=_root())
     assert res.stdout.strip() == "[]", res.stderr
 
@@ -292,7 +292,7 @@ print(tags, before, after)
 def test_the_samsa_executable_imports_spacy_cli_only_when_used(use):
     """The ``samsa`` executable defers spaCy's own command line (a third of its import time); spaCy still tags,
     and any use of ``spacy.cli`` gets the real package."""
-    from aligners.annotate import DEFAULT_MODELS, spacy_model_id
+    from samsa.aligners.annotate import DEFAULT_MODELS, spacy_model_id
 
     model = next(m for m in DEFAULT_MODELS if spacy_model_id(m) != m)
     code = DEFERRED.format(model=model, use=use)
@@ -374,7 +374,7 @@ def test_the_samsa_executable_lets_thinc_find_no_pytorch_and_pytorch_still_impor
     """Where PyTorch is installed, thinc imports it with spaCy (2 s of every start-up); the executable hides it
     from thinc's import only: spaCy tags the same, and ``import torch`` works afterwards."""
     pytest.importorskip("torch")
-    from aligners.annotate import DEFAULT_MODELS, spacy_model_id
+    from samsa.aligners.annotate import DEFAULT_MODELS, spacy_model_id
 
     model = next(m for m in DEFAULT_MODELS if spacy_model_id(m) != m)
     res = subprocess.run([sys.executable, "-c", HIDDEN.format(model=model)], capture_output=True, text=True,

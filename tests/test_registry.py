@@ -2,10 +2,10 @@
 
 import pytest
 
-from aligners.exact import ExactAligner
-from parsers.xml import XmlParser
 from samsa import registry
+from samsa.aligners.exact import ExactAligner
 from samsa.errors import InputError, UnknownPluginError
+from samsa.parsers.xml import XmlParser
 
 
 def test_unversioned_name_resolves_to_newest():
@@ -45,7 +45,7 @@ def test_entry_point_plugins_are_found_and_the_metadata_read_once_per_kind(monke
 
     def fake_entry_points(group):
         reads.append(group)
-        return [EntryPoint("upper.v2", "aligners.exact:make", group)] if group == "samsa.aligners" else []
+        return [EntryPoint("upper.v2", "samsa.aligners.exact:make", group)] if group == "samsa.aligners" else []
 
     monkeypatch.setattr(registry, "entry_points", fake_entry_points)
     registry._discovered.cache_clear()

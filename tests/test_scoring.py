@@ -162,7 +162,7 @@ def test_per_relation_indexing_quirk():
 def test_structure_codec_round_trip_scores_exactly_as_the_graph(data_dir):
     """The parse cache keeps each graph's paper-mode structure: decoded, it scores (detail included) exactly as
     the graph does, and it is refused for other tokens or other scene rules."""
-    from aligners.exact import ExactAligner
+    from samsa.aligners.exact import ExactAligner
     from samsa.graph import tokens
     from samsa.scoring.paper import decode_structure, encode_structure, paper_structure, score_paper
     from samsa.ucca_xml import list_passage_files

@@ -7,7 +7,7 @@ from typing import Any
 
 import networkx as nx
 
-from aligners.base import Aligner
+from samsa.aligners.base import Aligner
 from samsa.errors import ConfigError
 from samsa.scoring.easse import score_easse
 from samsa.scoring.formula import corpus_mean, samsa_from_scene_scores, scene_score

@@ -17,7 +17,7 @@ from collections.abc import Collection, Sequence
 
 import networkx as nx
 
-from aligners.base import Aligner
+from samsa.aligners.base import Aligner
 from samsa.errors import ScoringError
 from samsa.queries import children as _all_children
 from samsa.queries import is_scene, scenes, unit_terminals

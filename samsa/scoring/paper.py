@@ -18,7 +18,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from aligners.base import Aligner
+from samsa.aligners.base import Aligner
 from samsa.graph import node_table
 from samsa.queries import main_relations, minimal_centers, participants, scenes, unit_terminals
 from samsa.scoring.formula import samsa_from_scene_scores, scene_score

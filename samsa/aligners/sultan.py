@@ -20,11 +20,11 @@ from collections.abc import Sequence
 from os import PathLike
 from pathlib import Path
 
-from aligners.annotate import Annotator, Sentence
-from aligners.base import Alignment
-from aligners.dep_tables import COMBO_ORDER, equivalences
-from aligners.resources import EXTRA_STOP_LEMMAS, PUNCTUATIONS, load_ppdb, stopwords
-from aligners.stages import (
+from samsa.aligners.annotate import Annotator, Sentence
+from samsa.aligners.base import Alignment
+from samsa.aligners.dep_tables import COMBO_ORDER, equivalences
+from samsa.aligners.resources import EXTRA_STOP_LEMMAS, PUNCTUATIONS, load_ppdb, stopwords
+from samsa.aligners.stages import (
     Pairs,
     align_hyphens,
     align_named_entities,
@@ -32,7 +32,7 @@ from aligners.stages import (
     align_punctuation,
     greedy_select,
 )
-from aligners.word_sim import WordSim
+from samsa.aligners.word_sim import WordSim
 
 __all__ = ["SultanAligner", "make"]
 

@@ -1,7 +1,7 @@
-"""Pack what ``parsers.train`` needs into one folder for a training machine without spaCy or the shared data.
+"""Pack what ``samsa.parsers.train`` needs into one folder for a training machine without spaCy or the shared data.
 
 Usage:
-    python -m parsers.pack --data ../shared/data --out devstage [--vectors] [--encoder-depth 4]
+    python -m samsa.parsers.pack --data ../shared/data --out devstage [--vectors] [--encoder-depth 4]
 
 Writes ``ucca.tar.xz`` (the training and dev corpora), ``cache/`` (spaCy's
 annotations of them, ``parsers/annotations.py``) and, with ``--encoder-depth``,
@@ -12,7 +12,7 @@ reads the package's weights rounded to float16 anyway, so it trains on that copy
 exactly as it would on the package. On the training machine:
 
     tar -xJf ucca.tar.xz -C data && tar -xJf encoder.tar.xz -C enc
-    SAMSA_ENCODER_DIR=enc python -m parsers.train --data data --feature-cache cache --no-vectors ...
+    SAMSA_ENCODER_DIR=enc python -m samsa.parsers.train --data data --feature-cache cache --no-vectors ...
 
 (``--no-vectors`` unless packed with ``--vectors``: spaCy's tok2vec vectors are large.)
 """
@@ -30,9 +30,9 @@ from pathlib import Path
 
 import numpy as np
 
-from parsers.annotations import annotate
-from parsers.builtin.tree import graph_to_spans
-from parsers.corpora import DEV, TRAIN, dev_limit, load
+from samsa.parsers.annotations import annotate
+from samsa.parsers.builtin.tree import graph_to_spans
+from samsa.parsers.corpora import DEV, TRAIN, dev_limit, load
 
 
 def write_safetensors(path: Path, tensors: dict[str, np.ndarray]) -> None:
@@ -54,7 +54,7 @@ def write_safetensors(path: Path, tensors: dict[str, np.ndarray]) -> None:
 
 
 def pack_encoder(out: Path, sentences: list[list[str]], depth: int) -> None:
-    from parsers.builtin.encoder import MiniLM, find_model_dir
+    from samsa.parsers.builtin.encoder import MiniLM, find_model_dir
 
     source = find_model_dir()
     enc = MiniLM(depth=depth)
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--vectors", action="store_true", help="also cache spaCy's tok2vec vectors (large)")
     ap.add_argument("--encoder-depth", type=int, default=0, help="pack the encoder's first N layers (0: none)")
-    ap.add_argument("--limit", type=int, default=None, help="only what parsers.train --limit N reads (smoke tests)")
+    ap.add_argument("--limit", type=int, default=None, help="only what samsa.parsers.train --limit N reads (smoke tests)")
     args = ap.parse_args(argv)
     data, out = Path(args.data), Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     with tarfile.open(out / "ucca.tar.xz", "w:xz") as tar:
         for d in (*TRAIN, *DEV):  # every folder, even one a smoke run reads nothing from
             tar.add(data / d, arcname=d, recursive=False)
-        for f in files:  # under the data root's layout (ucca/wiki/train/...), as parsers.train reads it
+        for f in files:  # under the data root's layout (ucca/wiki/train/...), as samsa.parsers.train reads it
             tar.add(f, arcname=str(f.relative_to(data)))
     if args.encoder_depth:
         pack_encoder(out, tokens["train"] + tokens["dev"], args.encoder_depth)

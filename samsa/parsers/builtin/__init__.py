@@ -64,7 +64,7 @@ class BuiltinParser:
     version whose decoding steps to apply (default: ``builtin.v1``'s without a
     pipeline, the newest with one), so that a parse can be reproduced under an
     older signature. ``gemm`` says how spaCy's networks multiply matrices
-    (``aligners.annotate.load_spacy``: numpy's BLAS, the default, or thinc's BLIS).
+    (``samsa.aligners.annotate.load_spacy``: numpy's BLAS, the default, or thinc's BLIS).
     """
 
     name = "builtin.v1"
@@ -83,9 +83,9 @@ class BuiltinParser:
         decoding: int | None = None,
         gemm: str = "numpy",
     ) -> None:
-        from aligners.annotate import GEMM_BACKENDS
-        from parsers.builtin.features import STYLES, Vocab
-        from parsers.builtin.runtime import read_header
+        from samsa.aligners.annotate import GEMM_BACKENDS
+        from samsa.parsers.builtin.features import STYLES, Vocab
+        from samsa.parsers.builtin.runtime import read_header
 
         if pipeline is not None and pipeline not in PIPELINES:
             raise PluginUnavailable(f"unknown parser pipeline {pipeline!r}; choose from {', '.join(PIPELINES)}")
@@ -110,7 +110,7 @@ class BuiltinParser:
         self.one_main = self.decoding >= 3
         self.name = f"builtin.v{self.decoding}"
         shipped = PIPELINES[pipeline] if pipeline is not None else V1_WEIGHTS
-        path = Path(weights) if weights else Path(str(resources.files("parsers.builtin") / "weights" / shipped))
+        path = Path(weights) if weights else Path(str(resources.files("samsa.parsers.builtin") / "weights" / shipped))
         if not path.is_file():
             raise PluginUnavailable(f"parser weights not found at {path}")
         try:
@@ -127,7 +127,7 @@ class BuiltinParser:
         self.batch_size = batch_size
         self.threads = threads
         self._model_name = model
-        self.gemm = gemm  # how spaCy's networks multiply matrices (aligners.annotate.use_numpy_gemm)
+        self.gemm = gemm  # how spaCy's networks multiply matrices (samsa.aligners.annotate.use_numpy_gemm)
         self._digest: str | None = None
         # v3 weights: which guidelines to follow (Wiki/20K: UCCA v1, the default; EWT: v2) and the frozen encoder
         self.style = style if int(self._config.get("styles", 0)) else "wiki"
@@ -138,7 +138,7 @@ class BuiltinParser:
         self._encoder_dir = encoder_dir
         self._encoder_digest: str | None = None
         if self.encoder_layers:
-            from parsers.builtin.encoder import find_model_dir
+            from samsa.parsers.builtin.encoder import find_model_dir
 
             find_model_dir(encoder_dir)  # fail now, with the install command, not at the first parse
 
@@ -153,7 +153,7 @@ class BuiltinParser:
     @cached_property
     def net(self) -> Any:
         """The network (numpy), loaded on first use."""
-        from parsers.builtin.runtime import load_net
+        from samsa.parsers.builtin.runtime import load_net
 
         try:
             return load_net(self.weights, {"config": self._config})
@@ -165,12 +165,12 @@ class BuiltinParser:
         """The frozen contextual encoder (v3 weights only), loaded on first use."""
         if not self.encoder_layers:
             return None
-        from parsers.builtin.encoder import MiniLM
+        from samsa.parsers.builtin.encoder import MiniLM
 
         if "encoder_finetuned" not in self._config:
             return MiniLM(self._encoder_dir, depth=max(self.encoder_layers))
         # v4: the package's weights as the parser was trained on them, with the layers it fine-tuned
-        from parsers.builtin.runtime import load_state
+        from samsa.parsers.builtin.runtime import load_state
 
         try:
             tuned = load_state(self.weights, "encoder.")
@@ -181,7 +181,7 @@ class BuiltinParser:
 
     @cached_property
     def nlp(self) -> Any:
-        from aligners.annotate import load_spacy
+        from samsa.aligners.annotate import load_spacy
 
         # not needed by the parser; checked not to change tags, dependencies or vectors (docs/parser.md)
         return load_spacy(self._model_name, exclude=UNUSED_PIPES, gemm=self.gemm)
@@ -196,8 +196,8 @@ class BuiltinParser:
 
     def parse(self, sentences: Sequence[str | Sequence[str]]) -> list[nx.DiGraph]:
         """One graph per sentence, in order; graph ``k`` gets passage ID ``k`` (1-based)."""
-        from parsers.builtin.decode import decode_batch
-        from parsers.builtin.features import featurize
+        from samsa.parsers.builtin.decode import decode_batch
+        from samsa.parsers.builtin.features import featurize
 
         tokens = [self.tokenize(s) if isinstance(s, str) else list(s) for s in sentences]
         # batches of similar length: the BiLSTM then computes little padding
@@ -228,8 +228,8 @@ class BuiltinParser:
 
     def cache_key(self) -> str:
         """The signature plus everything else that changes a parse: weights digest and spaCy model."""
-        from aligners.annotate import spacy_model_id
-        from parsers.builtin.runtime import weights_digest
+        from samsa.aligners.annotate import spacy_model_id
+        from samsa.parsers.builtin.runtime import weights_digest
 
         if self._digest is None:
             self._digest = weights_digest(self.weights)
@@ -269,8 +269,8 @@ def _blas_threads(n: int) -> Iterator[None]:
 
 def _encoder_id(encoder_dir: str | Path | None) -> str:
     """SHA-256 of the encoder's weights file (about 0.2 s for its 91 MB, once per parser: less than loading it)."""
-    from parsers.builtin.encoder import find_model_dir
-    from parsers.builtin.runtime import weights_digest
+    from samsa.parsers.builtin.encoder import find_model_dir
+    from samsa.parsers.builtin.runtime import weights_digest
 
     return weights_digest(find_model_dir(encoder_dir) / "model.safetensors")
 

@@ -1,7 +1,7 @@
 """Train the built-in UCCA parser (reproducible, CPU).
 
 Usage:
-    python -m parsers.train --data ../shared/data --out parsers/builtin/weights/ucca-span-v2.npz
+    python -m samsa.parsers.train --data ../shared/data --out parsers/builtin/weights/ucca-span-v2.npz
 
 Training data: ``ucca/wiki/train`` + ``ucca/ewt/train`` (EWT's UCCA v2 labels
 harmonized: T -> D, Q -> E, first category of multi-category edges). The span
@@ -34,14 +34,14 @@ import numpy as np
 import torch
 from torch import nn
 
-from parsers.annotations import Annotations, annotate, to_features
-from parsers.builtin.decode import decode_batch
-from parsers.builtin.features import NONE, PAD, STYLES, UNK, Vocab
-from parsers.builtin.model import SpanModel, pair_tensors, to_torch
-from parsers.builtin.remotes import gold_pairs
-from parsers.builtin.runtime import save_weights, update_meta
-from parsers.builtin.tree import graph_to_spans
-from parsers.corpora import DEV, TRAIN, data_hash, dev_limit, load, styles_of
+from samsa.parsers.annotations import Annotations, annotate, to_features
+from samsa.parsers.builtin.decode import decode_batch
+from samsa.parsers.builtin.features import NONE, PAD, STYLES, UNK, Vocab
+from samsa.parsers.builtin.model import SpanModel, pair_tensors, to_torch
+from samsa.parsers.builtin.remotes import gold_pairs
+from samsa.parsers.builtin.runtime import save_weights, update_meta
+from samsa.parsers.builtin.tree import graph_to_spans
+from samsa.parsers.corpora import DEV, TRAIN, data_hash, dev_limit, load, styles_of
 from samsa.ucca_eval import evaluate_corpus, scene_scores
 
 #: weights format by recipe: v2 spaCy features only; v3 + frozen encoder features and/or styles; v4 fine-tuned encoder
@@ -244,10 +244,10 @@ def main(argv: list[str] | None = None) -> int:
     layers = [int(x) for x in args.encoder_layers.split(",")] if args.encoder != "none" else []
     encoder = finetune = None
     if args.encoder == "minilm":
-        from parsers.builtin.encoder import MiniLM
+        from samsa.parsers.builtin.encoder import MiniLM
 
         if args.finetune_encoder:
-            from parsers.builtin.encoder_torch import TorchMiniLM
+            from samsa.parsers.builtin.encoder_torch import TorchMiniLM
 
             encoder = MiniLM(depth=max(layers), precision="float16")
             finetune = TorchMiniLM.from_numpy(encoder)
@@ -373,7 +373,7 @@ def continue_from(model: SpanModel, vocab: Vocab, path: Path, add_styles: bool =
     """Load ``path``'s parameters into ``model`` (same vocabulary and sizes, or a clear error); its record.
 
     ``add_styles``: ``path`` has no style input and ``model`` has one; see :func:`add_style_input`."""
-    from parsers.builtin.runtime import load_state, load_weights, weights_digest
+    from samsa.parsers.builtin.runtime import load_state, load_weights, weights_digest
 
     old_vocab, old_net, meta = load_weights(path)
     if old_vocab.to_dict() != vocab.to_dict():
@@ -426,7 +426,7 @@ def add_style_input(state: dict[str, np.ndarray], style_dim: int) -> dict[str, n
 def save(model, vocab, args, train_files, dev_files, history, out: Path, fmt: str, init: dict | None,
          silver: int = 0) -> None:  # fmt: skip
     meta = {
-        "command": "python -m parsers.train " + " ".join(sys.argv[1:]),
+        "command": "python -m samsa.parsers.train " + " ".join(sys.argv[1:]),
         "train_files": len(train_files),
         "silver_files": silver,
         "train_sha256": data_hash(train_files),

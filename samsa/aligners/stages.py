@@ -1,6 +1,6 @@
 """Surface stages of the Sultan aligner and its greedy selection helper.
 
-Kept apart from :mod:`aligners.sultan` (the dependency and context stages) so
+Kept apart from :mod:`samsa.aligners.sultan` (the dependency and context stages) so
 each stays small and testable on its own.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from aligners.annotate import Sentence
-from aligners.resources import PUNCTUATIONS
+from samsa.aligners.annotate import Sentence
+from samsa.aligners.resources import PUNCTUATIONS
 
 __all__ = [
     "Pairs",

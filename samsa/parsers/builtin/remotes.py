@@ -19,7 +19,7 @@ from typing import NamedTuple
 import networkx as nx
 import numpy as np
 
-from parsers.builtin.tree import HARMONIZE
+from samsa.parsers.builtin.tree import HARMONIZE
 from samsa import graph as G
 from samsa.queries import scenes
 

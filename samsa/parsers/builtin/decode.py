@@ -8,11 +8,11 @@ from functools import partial
 import networkx as nx
 import numpy as np
 
-from parsers.builtin.features import Featurized, Vocab
-from parsers.builtin.remotes import add_remotes, candidate_pairs, distance_buckets
-from parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs, span_row
-from parsers.builtin.tree import UP, Span, spans_to_graph
-from parsers.builtin.wellformed import MAIN, LogProbs, one_center, one_main_relation
+from samsa.parsers.builtin.features import Featurized, Vocab
+from samsa.parsers.builtin.remotes import add_remotes, candidate_pairs, distance_buckets
+from samsa.parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs, span_row
+from samsa.parsers.builtin.tree import UP, Span, spans_to_graph
+from samsa.parsers.builtin.wellformed import MAIN, LogProbs, one_center, one_main_relation
 from samsa.queries import scenes
 
 __all__ = [
@@ -59,7 +59,7 @@ def main_relation_mask(vocab: Vocab) -> np.ndarray:
 
 
 def pair_arrays(pairs: Sequence) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(scene spans, unit spans, buckets) of :class:`~parsers.builtin.remotes.Pair` objects, for ``remote_logits``."""
+    """(scene spans, unit spans, buckets) of :class:`~samsa.parsers.builtin.remotes.Pair` objects, for ``remote_logits``."""
     scene_spans = np.array([p.scene_span for p in pairs], dtype=np.int64).reshape(-1, 2)
     unit_spans = np.array([p.unit_span for p in pairs], dtype=np.int64).reshape(-1, 2)
     return scene_spans, unit_spans, distance_buckets(scene_spans, unit_spans).astype(np.int64)
@@ -148,7 +148,7 @@ def decode_batch(
     ``scene_bias`` is added to the log-probability of every main-relation label
     (P/S) before decoding: more Scenes for a positive value (``parsers/calibrate.py``).
     ``unnest``: apply :func:`unnest_scenes` to the decoded spans; ``one_main``: then
-    :func:`~parsers.builtin.wellformed.one_main_relation` (one P/S per unit);
+    :func:`~samsa.parsers.builtin.wellformed.one_main_relation` (one P/S per unit);
     ``min_scene``: a sentence decoded without a Scene is decoded again as :func:`at_least_one_scene` says.
     """
     mask = main_relation_mask(vocab)
@@ -206,7 +206,7 @@ def at_least_one_scene(
     Why: every one of the 4,721 sentences of the Wiki training and dev annotation (UCCA v1 guidelines, the
     ones SAMSA reads) has a Scene, while the span decoder leaves 0.5-1.4% of Wikipedia sentences without one
     (docs/parser.md), and SAMSA scores every output of a source without a Scene 0, whatever it says.
-    ``log_probs``: the sentence's span rows (:func:`~parsers.builtin.runtime.span_rows` order); ``graph``
+    ``log_probs``: the sentence's span rows (:func:`~samsa.parsers.builtin.runtime.span_rows` order); ``graph``
     builds the graph of decoded spans at a bias (the same later steps as the first decoding)."""
     rows = SpanRows(np.zeros(len(log_probs), dtype=np.int64), *np.triu_indices(n + 1, 1), log_probs)
     for extra in MIN_SCENE_BIASES:

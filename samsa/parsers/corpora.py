@@ -40,6 +40,6 @@ def dev_limit(limit: int | None) -> int | None:
 
 def styles_of(files: list[Path]) -> list[int]:
     """Guideline style per passage file (``features.STYLES``): EWT follows UCCA v2, Wiki (and 20K) v1."""
-    from parsers.builtin.features import STYLES
+    from samsa.parsers.builtin.features import STYLES
 
     return [STYLES.index("ewt") if "ewt" in f.parts else STYLES.index("wiki") for f in files]

@@ -1,7 +1,7 @@
 """The MiniLM encoder in PyTorch, for fine-tuning it with the parser (training only; inference: ``encoder.py``).
 
 v4 parsers fine-tune the encoder's transformer layers and keep its embeddings
-frozen. The module computes what :class:`~parsers.builtin.encoder.MiniLM`
+frozen. The module computes what :class:`~samsa.parsers.builtin.encoder.MiniLM`
 computes (post-LayerNorm BERT, exact GELU, each word the mean of its word
 pieces at every layer), from the same package weights rounded to float16
 (``precision="float16"`` there): a float16 copy of the package is all a
@@ -61,7 +61,7 @@ class TorchMiniLM(nn.Module):
 
     @classmethod
     def from_numpy(cls, encoder: Any) -> TorchMiniLM:
-        """The trainable twin of a :class:`~parsers.builtin.encoder.MiniLM` (its weights, depth and word pieces)."""
+        """The trainable twin of a :class:`~samsa.parsers.builtin.encoder.MiniLM` (its weights, depth and word pieces)."""
         return cls(encoder.w, encoder.layers_n, encoder.heads, encoder.eps, (encoder.tok.cls, encoder.tok.sep))
 
     def overrides(self) -> dict[str, np.ndarray]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Set
 from functools import lru_cache
 
-from aligners.resources import PUNCTUATIONS
+from samsa.aligners.resources import PUNCTUATIONS
 
 __all__ = ["PPDB_SIM", "WordSim", "canonical", "stem"]
 

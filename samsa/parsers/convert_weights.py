@@ -1,10 +1,10 @@
-"""Convert a weights file of the PyTorch era (``.pt``, written by ``parsers.train`` up to v2) to ``.npz``.
+"""Convert a weights file of the PyTorch era (``.pt``, written by ``samsa.parsers.train`` up to v2) to ``.npz``.
 
 Usage:
-    python -m parsers.convert_weights parsers/builtin/weights/ucca-span-v2.pt parsers/builtin/weights/ucca-span-v2.npz
+    python -m samsa.parsers.convert_weights parsers/builtin/weights/ucca-span-v2.pt parsers/builtin/weights/ucca-span-v2.npz
 
 The tensors are copied as they are (they were already float16) and the training
-record is kept, with a note of the conversion; ``parsers.train`` now writes
+record is kept, with a note of the conversion; ``samsa.parsers.train`` now writes
 ``.npz`` itself. Needs PyTorch (the ``train`` extra) to read the old file.
 """
 
@@ -14,8 +14,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from parsers.builtin.features import Vocab
-from parsers.builtin.runtime import FORMATS, save_weights
+from samsa.parsers.builtin.features import Vocab
+from samsa.parsers.builtin.runtime import FORMATS, save_weights
 
 
 def convert(src: Path, dst: Path) -> None:

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from parsers.builtin.features import Featurized, Vocab
+from samsa.parsers.builtin.features import Featurized, Vocab
 
 __all__ = [
     "FORMATS",

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from parsers.builtin.tree import UP, Span
+from samsa.parsers.builtin.tree import UP, Span
 
 __all__ = ["MAIN", "center_targets", "one_center", "one_main_relation", "repair_targets"]
 

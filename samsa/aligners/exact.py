@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from aligners.base import Alignment
+from samsa.aligners.base import Alignment
 
 __all__ = ["ExactAligner", "alignable"]
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from parsers.builtin.features import UNK, Featurized, Vocab, doc_vectors
+from samsa.parsers.builtin.features import UNK, Featurized, Vocab, doc_vectors
 
 __all__ = ["Annotations", "annotate", "to_features"]
 
@@ -70,7 +70,7 @@ def _model_id() -> str | None:
         import spacy  # noqa: F401
     except ImportError:
         return None
-    from aligners.annotate import spacy_model_id
+    from samsa.aligners.annotate import spacy_model_id
 
     return spacy_model_id()
 
@@ -78,7 +78,7 @@ def _model_id() -> str | None:
 def _compute(sentences: Sequence[Sequence[str]], vectors: bool) -> Annotations:
     from spacy.tokens import Doc
 
-    from aligners.annotate import load_spacy, spacy_model_id
+    from samsa.aligners.annotate import load_spacy, spacy_model_id
 
     nlp = load_spacy()
     tag_labels = list(nlp.get_pipe("tagger").labels)

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from aligners.annotate import Annotator
-from aligners.base import Alignment
-from aligners.exact import ExactAligner, alignable
+from samsa.aligners.annotate import Annotator
+from samsa.aligners.base import Alignment
+from samsa.aligners.exact import ExactAligner, alignable
 
 __all__ = ["LemmaAligner", "make"]
 
 
 class LemmaAligner:
-    """Pass 1: :class:`~aligners.exact.ExactAligner`. Pass 2: each still unaligned source
+    """Pass 1: :class:`~samsa.aligners.exact.ExactAligner`. Pass 2: each still unaligned source
     token, left to right, takes the leftmost unused target token with the same
     lower-cased lemma ("died" ~ "dies", "men" ~ "man"). Tokens are the caller's;
     spaCy only annotates them (cached per sentence)."""

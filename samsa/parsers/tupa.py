@@ -25,7 +25,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from parsers.corpora import data_hash
+from samsa.parsers.corpora import data_hash
 from samsa import graph as G
 from samsa.errors import InputError, InvalidGraphError, PluginUnavailable
 from samsa.ucca_xml import read_standard, to_standard_xml

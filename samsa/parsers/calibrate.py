@@ -1,7 +1,7 @@
-"""Calibrate the built-in parser's Scene count on the dev sets (the second step after ``parsers.train``).
+"""Calibrate the built-in parser's Scene count on the dev sets (the second step after ``samsa.parsers.train``).
 
 Usage:
-    python -m parsers.calibrate --data ../shared/data --weights parsers/builtin/weights/ucca-span-v2-scenes.npz
+    python -m samsa.parsers.calibrate --data ../shared/data --weights parsers/builtin/weights/ucca-span-v2-scenes.npz
 
 The span classifier finds fewer Scenes than the annotators (on the dev sets, the
 plain v2 weights 84% of them, `fast`'s scene-weighted ones 93%), and SAMSA is most
@@ -21,11 +21,11 @@ import json
 import sys
 from pathlib import Path
 
-from parsers.builtin import BuiltinParser
-from parsers.builtin.decode import decode_batch
-from parsers.builtin.features import featurize
-from parsers.builtin.runtime import update_meta
-from parsers.corpora import DEV, data_hash, load, styles_of
+from samsa.parsers.builtin import BuiltinParser
+from samsa.parsers.builtin.decode import decode_batch
+from samsa.parsers.builtin.features import featurize
+from samsa.parsers.builtin.runtime import update_meta
+from samsa.parsers.corpora import DEV, data_hash, load, styles_of
 from samsa.graph import tokens
 from samsa.queries import scenes
 from samsa.ucca_eval import evaluate_corpus, scene_scores
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = next((row["scene_bias"] for row in grid if row["scenes"] >= gold_scenes), GRID[-1])
     decode = {
         "scene_bias": chosen,
-        "command": "python -m parsers.calibrate " + " ".join(sys.argv[1:] if argv is None else argv),
+        "command": "python -m samsa.parsers.calibrate " + " ".join(sys.argv[1:] if argv is None else argv),
         "dev_sha256": data_hash(dev_files),
         "grid": grid,
     }

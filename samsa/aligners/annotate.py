@@ -3,7 +3,7 @@
 The caller's tokens are kept: each sentence is built as a spaCy ``Doc`` from the
 given words, so token i is exactly the i-th input word. Each distinct sentence is
 annotated once (``nlp.pipe``) and cached. Dependencies are converted to Stanford
-Dependencies (collapsed, cc-processed) by :mod:`aligners.sd_deps`.
+Dependencies (collapsed, cc-processed) by :mod:`samsa.aligners.sd_deps`.
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ EMPTY = Sentence(("",), ("",), ("",), ("O",), ())
 
 def from_doc(doc: Any) -> Sentence:
     """Convert a parsed spaCy ``Doc`` into a :class:`Sentence`."""
-    from aligners.sd_deps import stanford_dependencies
+    from samsa.aligners.sd_deps import stanford_dependencies
 
     lemmas = ["a" if t.lemma_ == "an" else t.lemma_ for t in doc]  # CoreNLP lemmatizes "an" -> "a"
     deps, extra_parents, extra_children = stanford_dependencies(doc)

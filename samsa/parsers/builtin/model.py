@@ -25,9 +25,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from parsers.builtin.features import VECTOR_DIM, Featurized, Vocab
-from parsers.builtin.remotes import N_BUCKETS
-from parsers.builtin.runtime import NumpySpanNet
+from samsa.parsers.builtin.features import VECTOR_DIM, Featurized, Vocab
+from samsa.parsers.builtin.remotes import N_BUCKETS
+from samsa.parsers.builtin.runtime import NumpySpanNet
 
 __all__ = ["SpanModel", "TorchFeatures", "pair_tensors", "to_torch"]
 
@@ -176,7 +176,7 @@ class SpanModel(nn.Module):
 
 
 def pair_tensors(pairs: Sequence[Any]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """(scene spans, unit spans, buckets) of :class:`~parsers.builtin.remotes.Pair` objects, for ``remote_logits``."""
+    """(scene spans, unit spans, buckets) of :class:`~samsa.parsers.builtin.remotes.Pair` objects, for ``remote_logits``."""
     return (
         torch.tensor([p.scene_span for p in pairs], dtype=torch.long).reshape(-1, 2),
         torch.tensor([p.unit_span for p in pairs], dtype=torch.long).reshape(-1, 2),

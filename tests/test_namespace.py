@@ -1,0 +1,44 @@
+"""One import name: everything samsa installs lives under ``samsa``, so a user's own ``aligners.py`` or
+``parsers.py`` (common names in research folders) cannot shadow part of it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_users_aligners_and_parsers_modules_do_not_break_samsa(tmp_path):
+    for name in ("aligners", "parsers"):
+        (tmp_path / f"{name}.py").write_text(f"raise RuntimeError('the user\\'s own {name}.py was imported')\n")
+    (tmp_path / "script.py").write_text(
+        "from samsa import Samsa, corpus_samsa, load_passage\n"
+        "import sys\n"
+        f"g = load_passage({str(ROOT / 'fixtures/ucca/paper/1_john_home_call.xml')!r})\n"
+        "print(corpus_samsa([g], ['John got home. John gave Mary a call.']))\n"
+        "print(Samsa(aligner='lemma').aligner.name)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, "script.py"], cwd=tmp_path, capture_output=True, text=True, env=env,
+                          timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["100.0", "lemma.v1"]
+
+
+def test_the_distribution_installs_one_top_level_name():
+    try:
+        dist = metadata.distribution("samsa-metric")
+    except metadata.PackageNotFoundError:
+        pytest.skip("samsa-metric is not installed (pip install .)")
+    top = dist.read_text("top_level.txt")
+    if top is None:
+        pytest.skip("this installation records no top_level.txt")
+    assert top.split() == ["samsa"]
+    entry_points = [ep.value for ep in dist.entry_points if ep.group in ("samsa.aligners", "samsa.parsers")]
+    assert entry_points and all(v.startswith("samsa.") for v in entry_points)
