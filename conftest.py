@@ -8,6 +8,11 @@ from __future__ import annotations
 
 import importlib.util
 
-_TORCH_ONLY = ["samsa/parsers/builtin/encoder_torch.py", "samsa/parsers/builtin/model.py", "samsa/parsers/train.py"]
+_TORCH_ONLY = [
+    "samsa/parsers/builtin/encoder_torch.py",
+    "samsa/parsers/builtin/model.py",
+    "samsa/parsers/train.py",
+    "samsa/parsers/train_start.py",
+]
 
 collect_ignore = [] if importlib.util.find_spec("torch") else list(_TORCH_ONLY)

@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _data import DATA, write_json
 
 from samsa import Samsa, ScoringError
-from samsa.graph import tokens
-from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.ucca.graph import tokens
+from samsa.ucca.xml import list_passage_files, load_passage
 
 CORPORA = ["wiki/train", "wiki/dev", "wiki/test", "ewt/train", "ewt/dev", "ewt/test", "20k/test"]
 
@@ -44,4 +44,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    import argparse
+
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     main()

@@ -6,7 +6,7 @@ implicit flags; and byte-level damage: truncation, flipped bytes), then loaded a
 scored. Every case must end in a score within [0, 100] or in a one-line error
 naming the file and line; a graph that loads must be structurally valid by an
 *independent* validator written here from the format's rules (plain code over the
-XML tree and networkx, sharing nothing with :mod:`samsa.validate`).
+XML tree and networkx, sharing nothing with :mod:`samsa.ucca.validate`).
 
     python benchmarks/fuzz.py --api 22000 --cli 330 --json benchmarks/results/fuzz.json
 
@@ -40,8 +40,8 @@ from _data import DATA
 
 from samsa.cli import main as cli_main
 from samsa.errors import InputError, SamsaError
-from samsa.metric import Samsa
-from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.scoring.metric import Samsa
+from samsa.ucca.xml import list_passage_files, load_passage
 
 WHERE = re.compile(r"^(?P<path>[^\n]+?):(?P<line>\d+): ")
 TYPES = ["FN", "PNCT", "LKG", "Word", "Punctuation", "XX", ""]
@@ -443,7 +443,7 @@ def main() -> int:
 
 
 def _tokens(path: Path) -> list[str]:
-    from samsa.graph import tokens
+    from samsa.ucca.graph import tokens
 
     return tokens(load_passage(path))
 

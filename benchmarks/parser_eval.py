@@ -31,9 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _data import DATA, write_json
 
 from samsa import __version__
-from samsa.graph import tokens
-from samsa.ucca_eval import evaluate_corpus, scene_scores
-from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.ucca.evaluation import evaluate_corpus, scene_scores
+from samsa.ucca.graph import tokens
+from samsa.ucca.xml import list_passage_files, load_passage
 
 SETS = {"wiki_test": "ucca/wiki/test", "20k_test": "ucca/20k/test", "ewt_test": "ucca/ewt/test",
         "wiki_dev": "ucca/wiki/dev", "ewt_dev": "ucca/ewt/dev"}  # fmt: skip
@@ -41,9 +41,15 @@ STYLE = {"wiki_test": "wiki", "20k_test": "wiki", "ewt_test": "ewt", "wiki_dev":
 TEST_SETS = ("wiki_test", "20k_test", "ewt_test")
 
 
+def training_summary(meta: dict) -> dict:
+    """What identifies a weights file's training run (its command, data digests, best epoch, seed, torch)."""
+    keys = ("command", "best_epoch", "seed", "torch", "train_files", "train_sha256", "dev_sha256")
+    return {k: meta[k] for k in keys if k in meta}
+
+
 def scene_count_share(pairs) -> float:
     """Share of sentences whose predicted number of Scenes equals the gold number."""
-    from samsa.queries import scenes
+    from samsa.ucca.queries import scenes
 
     return sum(len(scenes(p)) == len(scenes(g)) for p, g in pairs) / len(pairs)
 
@@ -53,7 +59,7 @@ def ucca_package_agrees(pairs) -> bool | None:
         from ucca.evaluation import evaluate
     except ImportError:
         return None
-    from samsa.ucca_interop import to_ucca
+    from samsa.ucca.interop import to_ucca
 
     for pred, gold in pairs:
         ref = evaluate(to_ucca(pred), to_ucca(gold), normalize=False, constructions=("primary", "remote"))
@@ -77,7 +83,8 @@ def evaluate_pipeline(args, pipeline: str | None) -> dict:
     parser = parsers["wiki"]
     parser.parse([["Warm", "up", "."]])
     result: dict[str, object] = {"weights": str(Path(parser.weights).name), "signature": parser.signature(),
-                                 "meta": parser.meta, "scene_bias": parser.scene_bias, "sets": {}}  # fmt: skip
+                                 "training": training_summary(parser.meta), "scene_bias": parser.scene_bias,
+                                 "sets": {}}  # fmt: skip
     for name in args.sets:
         gold = [load_passage(f) for f in list_passage_files(DATA / SETS[name])]
         parser = parsers[STYLE[name]]

@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _data import DATA, write_json
 
-from samsa.graph import tokens
-from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.ucca.graph import tokens
+from samsa.ucca.xml import list_passage_files, load_passage
 
 SETS = {"20k_test": "ucca/20k/test", "wiki_test": "ucca/wiki/test", "ewt_test": "ucca/ewt/test"}
 #: run in a child interpreter so that RUSAGE_CHILDREN covers exactly one samsa run and its workers

@@ -83,13 +83,13 @@ def main() -> None:
     args = ap.parse_args()
     import torch
 
-    from samsa.graph import tokens
     from samsa.parsers.builtin import BuiltinParser
     from samsa.parsers.builtin.decode import decode_batch
     from samsa.parsers.builtin.features import STYLES, featurize
     from samsa.parsers.builtin.model import SpanModel
-    from samsa.ucca_eval import evaluate_corpus
-    from samsa.ucca_xml import list_passage_files, load_passage, to_standard_xml
+    from samsa.ucca.evaluation import evaluate_corpus
+    from samsa.ucca.graph import tokens
+    from samsa.ucca.xml import list_passage_files, load_passage, to_standard_xml
 
     torch.set_num_threads(1)
     parser = BuiltinParser(weights=args.weights, pipeline=args.pipeline)

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from samsa import __version__
 from samsa.cli import main
-from samsa.queries import scenes, unit_terminals
-from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.ucca.queries import scenes, unit_terminals
+from samsa.ucca.xml import list_passage_files, load_passage
 
 DATA = Path(os.environ.get("SAMSA_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
 

@@ -78,7 +78,15 @@ def markdown(results: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":
+def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.parse_args()
     res = run()
     write_json("turkcorpus_lexical.json", res)
     print(markdown(res))
+
+
+if __name__ == "__main__":
+    main()

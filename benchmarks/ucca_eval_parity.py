@@ -26,7 +26,7 @@ SETS = ("wiki/test", "20k/test", "ewt/test")
 def package_counts(guessed: object, gold: object) -> dict[str, list[int]]:
     from ucca.evaluation import evaluate
 
-    from samsa.ucca_interop import to_ucca
+    from samsa.ucca.interop import to_ucca
 
     scores = evaluate(to_ucca(guessed), to_ucca(gold), normalize=True, constructions=("primary", "remote", "implicit"))
     return {f"{t}/{c}": [s.num_guessed, s.num_ref, s.num_matches] for t in ("labeled", "unlabeled")
@@ -34,9 +34,9 @@ def package_counts(guessed: object, gold: object) -> dict[str, list[int]]:
 
 
 def one_set(name: str, tmp: Path) -> dict[str, object]:
-    from samsa.graph import tokens
     from samsa.registry import get_parser
-    from samsa.ucca_xml import list_passage_files, load_passage, to_standard_xml
+    from samsa.ucca.graph import tokens
+    from samsa.ucca.xml import list_passage_files, load_passage, to_standard_xml
 
     files = list_passage_files(DATA / "ucca" / name)
     golds = [load_passage(f) for f in files]

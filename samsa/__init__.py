@@ -29,17 +29,17 @@ __all__ = [
 
 #: where each public name lives; imported on first use, so that ``import samsa`` stays light: the graph model
 #: (networkx), numpy and the lexical suite (sacrebleu) load with the first name that needs them, and the
-#: ``samsa`` executable can set up its start-up (``samsa.cli.startup``) before any of them is imported
+#: ``samsa`` executable can set up its start-up (``samsa.startup``) before any of them is imported
 _LAZY = {
-    "CorpusResult": "samsa.metric",
-    "Samsa": "samsa.metric",
-    "corpus_samsa": "samsa.metric",
-    "get_samsa_sentence_scores": "samsa.metric",
-    "score": "samsa.metric",
-    "sentence_samsa": "samsa.metric",
-    "load_passage": "samsa.ucca_xml",
-    "to_standard_xml": "samsa.ucca_xml",
-    "evaluate": "samsa.evaluation",
+    "CorpusResult": "samsa.scoring.metric",
+    "Samsa": "samsa.scoring.metric",
+    "corpus_samsa": "samsa.scoring.metric",
+    "get_samsa_sentence_scores": "samsa.scoring.metric",
+    "score": "samsa.scoring.metric",
+    "sentence_samsa": "samsa.scoring.metric",
+    "load_passage": "samsa.ucca.xml",
+    "to_standard_xml": "samsa.ucca.xml",
+    "evaluate": "samsa.engine.evaluate",
 }
 
 

@@ -53,7 +53,7 @@ class InputError(SamsaError, ValueError):
 
 
 class InvalidGraphError(InputError):
-    """A UCCA passage that reads as XML but breaks the graph's structural rules (see :mod:`samsa.validate`)."""
+    """A UCCA passage that reads as XML but breaks the graph's structural rules (see :mod:`samsa.ucca.validate`)."""
 
     def __init__(
         self, path: str | PathLike[str] | None, line: int | None, message: str, *, node: str | None = None

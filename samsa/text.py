@@ -27,7 +27,7 @@ def _wordpunct(text: str) -> list[str]:
 
 def _sacrebleu(name: str) -> Callable[[str], list[str]]:
     def tok(text: str) -> list[str]:
-        from samsa.lexical.normalize import get_tokenizer
+        from samsa.normalize import get_tokenizer
 
         return get_tokenizer(name)(text).split()
 

@@ -11,10 +11,10 @@ pytest.importorskip("spacy")
 
 from samsa.cli import main
 from samsa.errors import PluginUnavailable
-from samsa.graph import tokens
 from samsa.parsers.builtin import BuiltinParser
-from samsa.queries import scenes
-from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.ucca.graph import tokens
+from samsa.ucca.queries import scenes
+from samsa.ucca.xml import list_passage_files, load_passage
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +71,7 @@ def test_remote_edges_and_scene_count_on_20k(parser, data_dir):
     Thresholds sit a little below the values measured on these 100 sentences
     (docs/BENCHMARKS.md has the full test sets).
     """
-    from samsa.ucca_eval import evaluate_corpus, scene_scores
+    from samsa.ucca.evaluation import evaluate_corpus, scene_scores
 
     gold = [load_passage(f) for f in list_passage_files(data_dir / "ucca" / "20k" / "test")[:100]]
     pred = parser.parse([tokens(g) for g in gold])

@@ -8,8 +8,8 @@ import shutil
 import pytest
 
 from samsa.cli import main
-from samsa.graph import tokens
-from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.ucca.graph import tokens
+from samsa.ucca.xml import list_passage_files, load_passage
 
 
 @pytest.fixture

@@ -73,7 +73,7 @@ def test_compute_macro_avg_sent_bleu(data_dir):
 
 def test_split_into_sentences():
     """test_utils.py: EASSE's splitter lowercases; ours does with lowercase=True (SAMSA's output splitting)."""
-    from samsa.metric import Samsa
+    from samsa.scoring.metric import Samsa
 
     text = "You are waiting for a train . A train that will take you far away ."
     expected = [
@@ -85,8 +85,8 @@ def test_split_into_sentences():
 
 def test_get_scenes():
     """test_samsa.py::test_get_scenes, with the built-in parser in place of TUPA."""
-    from samsa.metric import shared_parser
-    from samsa.queries import scenes, unit_terminals
+    from samsa.scoring.metric import shared_parser
+    from samsa.ucca.queries import scenes, unit_terminals
 
     text = "You are waiting for a train , this train will take you far away ."
     expected_scenes = [
@@ -111,8 +111,8 @@ def test_sentence_samsa_of_an_unchanged_output_is_one_over_the_scene_count():
     pipeline (scene-weighted weights) also makes "his birthday" a Scene of its own (a noun main relation;
     no manual annotation of this sentence says whether it is one), hence 100 / 3.
     """
-    from samsa.metric import shared_parser
-    from samsa.queries import scenes
+    from samsa.scoring.metric import shared_parser
+    from samsa.ucca.queries import scenes
 
     text = ("for example , king bhumibol was born on monday , so on his birthday throughout thailand will be "
             "decorated with yellow color .")  # fmt: skip
@@ -123,7 +123,7 @@ def test_sentence_samsa_of_an_unchanged_output_is_one_over_the_scene_count():
 
 def test_models_are_loaded_once_per_process(monkeypatch):
     """sentence_samsa on text used to rebuild the parser each call (about a second)."""
-    from samsa import metric
+    from samsa.scoring import metric
 
     built = []
     real = metric.get_parser
@@ -137,7 +137,7 @@ def test_models_are_loaded_once_per_process(monkeypatch):
 def test_package_functions_take_easses_keywords(fixture_path):
     """samsa.corpus_samsa(..., lowercase=, tokenizer=, verbose=) used to raise TypeError."""
     import samsa
-    from samsa.ucca_xml import load_passage
+    from samsa.ucca.xml import load_passage
 
     g = load_passage(fixture_path("ucca/paper/1_john_home_call.xml"))
     out = "JOHN GOT HOME. JOHN GAVE MARY A CALL."

@@ -16,9 +16,9 @@ from hypothesis import strategies as st  # noqa: E402
 
 from samsa.errors import InputError, SamsaError  # noqa: E402
 from samsa.fileio import decode_lines  # noqa: E402
-from samsa.metric import Samsa  # noqa: E402
-from samsa.ucca_xml import parse_standard_bytes  # noqa: E402
-from samsa.validate import violations  # noqa: E402
+from samsa.scoring.metric import Samsa  # noqa: E402
+from samsa.ucca.validate import violations  # noqa: E402
+from samsa.ucca.xml import parse_standard_bytes  # noqa: E402
 
 WHERE = re.compile(r"^<fuzz>:\d+: ")
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])

@@ -12,15 +12,15 @@ pytest.importorskip("odf")
 pytest.importorskip("scipy")
 
 from samsa.cli import main
-from samsa.correlation import correlate, scatter_plot, system_correlations, to_csv, to_markdown
-from samsa.human import (
+from samsa.studies.correlation import correlate, scatter_plot, system_correlations, to_csv, to_markdown
+from samsa.studies.human import (
     load_acl2018_ratings,
     load_hsplit_ratings,
     load_samsa2018_ratings,
     sentence_scores,
     system_scores,
 )
-from samsa.reproduce import PAPER_TABLE2, hsplit_table1, samsa_human_tables
+from samsa.studies.reproduce import PAPER_TABLE2, hsplit_table1, samsa_human_tables
 
 
 def test_acl2018_rows_by_hand(data_dir):

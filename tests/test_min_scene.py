@@ -9,7 +9,7 @@ import pytest
 from samsa.errors import PluginUnavailable
 from samsa.parsers.builtin.decode import MIN_SCENE_BIASES, at_least_one_scene
 from samsa.parsers.builtin.tree import spans_to_graph
-from samsa.queries import main_relations, scenes, unit_terminals
+from samsa.ucca.queries import main_relations, scenes, unit_terminals
 
 LABELS = ("<none>", "A", "P", "H")
 MASK = np.array([False, False, True, False])

@@ -182,7 +182,7 @@ class _Flat:
     """A stand-in parser: every word straight under one scene-less unit."""
 
     def parse(self, sentences):
-        from samsa import graph as G
+        from samsa.ucca import graph as G
 
         out = []
         for s in sentences:
@@ -242,7 +242,7 @@ def test_parse_keeps_the_old_directory_after_a_ctrl_c_dropped_in_a_finalizer(tmp
 def test_api_raises_the_projects_error_classes():
     from samsa import corpus_samsa
     from samsa.lexical import corpus_fkgl
-    from samsa.ucca_xml import load_passage
+    from samsa.ucca.xml import load_passage
 
     g = load_passage(ROOT / "fixtures" / "ucca" / "paper" / "2_read_book.xml")
     with pytest.raises(InputError, match="nothing to score"):

@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from samsa.graph import add_edge, add_unit, from_tokens, tokens
-from samsa.parse_cache import ParseCache
-from samsa.ucca_xml import to_standard_xml
+from samsa.engine.cache import ParseCache
+from samsa.ucca.graph import add_edge, add_unit, from_tokens, tokens
+from samsa.ucca.xml import to_standard_xml
 
 
 def graph(words: list[str]):
@@ -68,7 +68,7 @@ def test_payload_with_valid_digest_but_wrong_tokens_is_dropped(tmp_path):
     import hashlib
     import zlib
 
-    from samsa.graph import to_json
+    from samsa.ucca.graph import to_json
 
     path = tmp_path / "c.sqlite"
     with ParseCache(path) as cache:
@@ -119,8 +119,8 @@ def test_concurrent_writers(tmp_path):
 
 KILLED_WRITER = """
 import sys
-from samsa.parse_cache import ParseCache
-from samsa.graph import from_tokens
+from samsa.engine.cache import ParseCache
+from samsa.ucca.graph import from_tokens
 cache = ParseCache(sys.argv[1])
 k = 0
 while True:
@@ -152,8 +152,8 @@ def test_killed_writer_leaves_a_consistent_cache(tmp_path):
 
 
 def test_graph_json_round_trip_is_exact_on_gold_passages(data_dir):
-    from samsa.graph import from_json, to_json
-    from samsa.ucca_xml import list_passage_files, load_passage
+    from samsa.ucca.graph import from_json, to_json
+    from samsa.ucca.xml import list_passage_files, load_passage
 
     for f in list_passage_files(data_dir / "ucca" / "ewt" / "test")[:100]:
         g = load_passage(f)

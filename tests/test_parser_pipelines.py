@@ -77,7 +77,7 @@ def test_accurate_pipeline_signature_names_pipeline_weights_and_style(accurate):
 
 def _scene_structure(g):
     """Per Scene (sorted): its words, its main relations' words, its participants' words (remotes included)."""
-    from samsa.queries import main_relations, participants, scenes, unit_terminals
+    from samsa.ucca.queries import main_relations, participants, scenes, unit_terminals
 
     def words(u):
         return " ".join(g.nodes[t]["text"] for t in unit_terminals(g, u))
@@ -97,7 +97,7 @@ def test_pipelines_parse_the_papers_examples_into_their_scenes(pipeline):
     John wrote." the main relations and participants are the gold ones too. (Neither pipeline gets the light
     verb of "gave Mary a call" right: the gold main relation is "gave a call".)
     """
-    from samsa.ucca_xml import list_passage_files, load_passage
+    from samsa.ucca.xml import list_passage_files, load_passage
 
     try:
         parser = get_parser(f"builtin:{pipeline}")
@@ -134,8 +134,8 @@ def test_one_center_per_main_relation(pipeline):
     """ "The team managed to win the cup.": builtin.v4's decoding of either pipeline's weights gives the main
     relation two centers ("managed", "to win"), so SAMSA would look for "managed" in an output as well;
     builtin.v5 (the default) keeps "win", the center of the annotation's convention (an aspectual verb is D)."""
-    from samsa.queries import main_relations, scenes
-    from samsa.ucca_eval import _center_positions
+    from samsa.ucca.evaluation import _center_positions
+    from samsa.ucca.queries import main_relations, scenes
 
     try:
         v4, v5 = get_parser(f"builtin.v4:{pipeline}"), get_parser(f"builtin:{pipeline}")

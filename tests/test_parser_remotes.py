@@ -7,8 +7,8 @@ import pytest
 
 from samsa.parsers.builtin.remotes import candidate_pairs, distance_bucket, distance_buckets, gold_pairs, oracle_remotes
 from samsa.parsers.builtin.tree import graph_to_spans, spans_to_graph
-from samsa.ucca_eval import evaluate_corpus
-from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.ucca.evaluation import evaluate_corpus
+from samsa.ucca.xml import list_passage_files, load_passage
 
 
 def test_the_paper_remote_participant_is_the_one_labeled_pair(ucca_path):

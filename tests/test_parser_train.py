@@ -8,9 +8,9 @@ pytest.importorskip("torch")
 
 
 def test_training_smoke_run_writes_loadable_npz_weights(tmp_path, data_dir):
-    from samsa.graph import tokens
     from samsa.parsers.builtin import BuiltinParser
     from samsa.parsers.train import main
+    from samsa.ucca.graph import tokens
 
     out = tmp_path / "tiny.npz"
     argv = ["--data", str(data_dir), "--out", str(out), "--limit", "12", "--epochs", "1", "--threads", "1"]
@@ -46,10 +46,10 @@ def test_silver_passages_are_trained_on_without_changing_the_vocabulary(tmp_path
 def test_training_with_encoder_and_styles_writes_v3_weights(tmp_path, data_dir):
     """The accurate pipeline's recipe on a handful of sentences: encoder features cached, v3 format, parses."""
     from samsa.errors import PluginUnavailable
-    from samsa.graph import tokens
     from samsa.parsers.builtin import BuiltinParser
     from samsa.parsers.builtin.encoder import find_model_dir
     from samsa.parsers.train import main
+    from samsa.ucca.graph import tokens
 
     try:
         find_model_dir()
@@ -128,7 +128,7 @@ def test_scene_weights_mark_main_relations_and_the_scenes_that_hold_them(fixture
     (0-3) and its P "got" (1-2), and the second Scene, whose P is discontiguous (H/P over 4-8); nothing else."""
     from samsa.parsers.builtin.tree import graph_to_spans
     from samsa.parsers.train import scene_weights
-    from samsa.ucca_xml import load_passage
+    from samsa.ucca.xml import load_passage
 
     words, spans = graph_to_spans(load_passage(fixture_path("ucca/paper/1_john_home_call.xml")))
     assert scene_weights(len(words), spans, 1.0) is None
@@ -144,12 +144,12 @@ def test_training_with_a_finetuned_encoder_writes_v4_weights_that_parse_as_train
     import numpy as np
 
     from samsa.errors import PluginUnavailable
-    from samsa.graph import tokens
     from samsa.parsers.builtin import BuiltinParser
     from samsa.parsers.builtin.encoder import MiniLM, find_model_dir
     from samsa.parsers.builtin.encoder_torch import TorchMiniLM
     from samsa.parsers.builtin.runtime import load_state, read_header
     from samsa.parsers.train import finetuned_features, main, single_window
+    from samsa.ucca.graph import tokens
 
     try:
         find_model_dir()

@@ -8,9 +8,9 @@ import pytest
 from samsa.parsers.builtin.decode import cky, cky_batch, span_charts
 from samsa.parsers.builtin.runtime import span_rows
 from samsa.parsers.builtin.tree import Span, graph_to_spans, spans_to_graph
-from samsa.queries import scenes
-from samsa.ucca_eval import evaluate_corpus
-from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.ucca.evaluation import evaluate_corpus
+from samsa.ucca.queries import scenes
+from samsa.ucca.xml import list_passage_files, load_passage
 
 
 def test_projection_of_the_paper_example(ucca_path):
@@ -91,8 +91,8 @@ def test_spans_inside_a_punctuation_unit_are_dropped():
     """A U span over punctuation only is a PNCT unit, which holds terminals only (the ucca package's PunctNode
     has no room for units): U spans predicted inside it are not built. (The accurate model predicted
     ``" "`` as a U span with a U span per quote on a 20K test sentence.)"""
-    from samsa.ucca_interop import to_ucca
-    from samsa.validate import check_passage
+    from samsa.ucca.interop import to_ucca
+    from samsa.ucca.validate import check_passage
 
     words = ['"', '"', "Ships", "sailed", "."]
     g = spans_to_graph(words, [Span(0, 2, "U"), Span(0, 1, "U"), Span(1, 2, "U"), Span(2, 3, "A"), Span(3, 4, "P")])

@@ -10,8 +10,8 @@ from typing import ClassVar
 import pytest
 
 from samsa.cli import main
-from samsa.graph import tokens
-from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.ucca.graph import tokens
+from samsa.ucca.xml import list_passage_files, load_passage
 
 
 @pytest.fixture(scope="module")
@@ -102,8 +102,8 @@ def test_parse_and_compare_annotations_with_jobs(data_dir, tmp_path, capsys):
 
 def test_dask_local_cluster_equals_single_process(data_dir):
     pytest.importorskip("distributed")
+    from samsa.engine.pipeline import Job, score_means
     from samsa.parsers.builtin import BuiltinParser
-    from samsa.pipeline import Job, score_means
 
     files = list_passage_files(data_dir / "ucca" / "20k" / "test")[:60]
     sents = [" ".join(tokens(load_passage(f))) for f in files]
@@ -125,8 +125,8 @@ def test_a_local_dask_cluster_parses_without_pytorch_where_it_is_installed():
     in the executable); the score is the in-process one."""
     pytest.importorskip("distributed")
     pytest.importorskip("torch")
-    from samsa.distributed import DaskExecutor
-    from samsa.executors import Item, Job, Worker
+    from samsa.engine.distributed import DaskExecutor
+    from samsa.engine.executors import Item, Job, Worker
     from samsa.parsers.builtin import BuiltinParser
 
     job = Job(parser=BuiltinParser(), tokenizer="none")
@@ -164,9 +164,9 @@ def test_a_local_dask_clusters_workers_reuse_large_freed_blocks_as_the_executabl
     (some 500 page faults for 8 MB here); the workers of samsa's LocalCluster get the executable's setting instead,
     and the environment of the process that started them stays as it was."""
     pytest.importorskip("distributed")
-    from samsa.cli.startup import MMAP_THRESHOLD, allocator_environ
-    from samsa.distributed import DaskExecutor
-    from samsa.executors import Job
+    from samsa.engine.distributed import DaskExecutor
+    from samsa.engine.executors import Job
+    from samsa.startup import MMAP_THRESHOLD, allocator_environ
 
     if not allocator_environ():
         pytest.skip("not glibc, or glibc's allocator knobs are set in the environment")
@@ -268,7 +268,7 @@ def test_evaluate_and_benchmark_give_the_same_numbers_for_every_jobs(data_dir, t
 
 DEFERRED = """
 import sys
-from samsa.cli.startup import defer_spacy_cli
+from samsa.startup import defer_spacy_cli
 assert defer_spacy_cli()
 import spacy
 nlp = spacy.load("{model}", exclude=["senter", "ner", "lemmatizer"])
@@ -303,11 +303,11 @@ def test_the_samsa_executable_imports_spacy_cli_only_when_used(use):
 
 NETWORKX = """
 import sys
-from samsa.cli.startup import NETWORKX_DEFERRED, defer_networkx_library
+from samsa.startup import NETWORKX_DEFERRED, defer_networkx_library
 assert defer_networkx_library()
 import networkx as nx
-from samsa.graph import tokens
-from samsa.ucca_xml import load_passage
+from samsa.ucca.graph import tokens
+from samsa.ucca.xml import load_passage
 g = load_passage("fixtures/ucca/paper/1_john_home_call.xml")
 loaded = sorted(s for s in NETWORKX_DEFERRED if "networkx." + s in sys.modules)
 {use}
@@ -337,7 +337,7 @@ def test_the_samsa_executable_imports_networkx_algorithms_only_when_used(use):
 
 EXECUTABLE_NETWORKX = """
 import atexit, sys
-from samsa.cli.startup import NETWORKX_DEFERRED
+from samsa.startup import NETWORKX_DEFERRED
 deferred = lambda: sorted(s for s in NETWORKX_DEFERRED if "networkx." + s in sys.modules)
 atexit.register(lambda: print("networkx" in sys.modules, deferred()))
 from samsa.cli import console
@@ -358,7 +358,7 @@ def test_the_samsa_executable_scores_without_networkx_algorithms():
 
 HIDDEN = """
 import sys
-from samsa.cli.startup import hide_torch_from_thinc
+from samsa.startup import hide_torch_from_thinc
 registered = hide_torch_from_thinc()
 import spacy, thinc.compat
 nlp = spacy.load("{model}", exclude=["senter", "ner", "lemmatizer"])
@@ -386,7 +386,7 @@ def test_the_samsa_executable_lets_thinc_find_no_pytorch_and_pytorch_still_impor
 TUNED = """
 import resource, sys
 import numpy as np
-from samsa.cli.startup import tune_allocator
+from samsa.startup import tune_allocator
 tuned = tune_allocator()
 def faults():
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
@@ -429,7 +429,7 @@ def test_the_allocator_environment_for_spawned_workers_is_the_executables_settin
     nothing where the environment already sets glibc's knobs (whoever set them decides) or off glibc."""
     import os
 
-    from samsa.cli.startup import MMAP_THRESHOLD, TRIM_THRESHOLD, allocator_environ
+    from samsa.startup import MMAP_THRESHOLD, TRIM_THRESHOLD, allocator_environ
 
     for name in [n for n in os.environ if n.startswith("MALLOC_") or n == "GLIBC_TUNABLES"]:
         monkeypatch.delenv(name)
@@ -455,7 +455,7 @@ class _CountingParser:
         type(self).loads += 1
 
     def parse(self, sentences):
-        from samsa.graph import add_edge, add_unit, from_tokens
+        from samsa.ucca.graph import add_edge, add_unit, from_tokens
 
         out = []
         for s in sentences:
@@ -470,7 +470,7 @@ class _CountingParser:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the pool forks on Linux only")
 def test_pool_loads_the_parser_once_in_the_parent_before_forking_and_only_to_parse():
-    from samsa.executors import Item, Job, PoolExecutor
+    from samsa.engine.executors import Item, Job, PoolExecutor
 
     job = Job(parser=_CountingParser(), score=False)
     pool = PoolExecutor(job, 2)
@@ -494,7 +494,7 @@ def test_pool_workers_exit_once_the_last_chunk_is_done_and_a_later_map_gets_a_fr
     import multiprocessing as mp
     import time
 
-    from samsa.executors import Item, Job, PoolExecutor
+    from samsa.engine.executors import Item, Job, PoolExecutor
 
     job = Job(parser=_CountingParser(), score=False)
     tasks = [[Item("parse", ["a", "b"])], [Item("parse", ["c"])], [Item("parse", ["d"])]]
@@ -529,7 +529,7 @@ class _FreezeReportingParser(_CountingParser):
 def test_loaded_models_are_frozen_out_of_the_collector_while_parsing_and_the_caller_gets_its_heap_back():
     import gc
 
-    from samsa.executors import Item, Job, PoolExecutor, SerialExecutor
+    from samsa.engine.executors import Item, Job, PoolExecutor, SerialExecutor
 
     gc.unfreeze()
     job = Job(parser=_FreezeReportingParser(), score=False)
@@ -557,8 +557,8 @@ def test_loaded_models_are_frozen_out_of_the_collector_while_parsing_and_the_cal
 
 
 def test_chunk_order_puts_sources_to_parse_first_longest_first_and_keeps_the_rest_in_input_order():
-    from samsa.executors import Item
-    from samsa.pipeline import chunk_order
+    from samsa.engine.executors import Item
+    from samsa.engine.pipeline import chunk_order
 
     window = [Item("parse", "a b"), Item("cached", ["x"] * 9), Item("parse", ["a"] * 5), Item("xml", "f.xml"),
               Item("parse", "a b c d e"), Item("parse", "  a   b  c ")]  # fmt: skip
@@ -578,8 +578,8 @@ class _RecordingParser(_CountingParser):
 
 
 def test_run_items_parses_each_window_longest_first_in_chunks_and_yields_in_input_order():
-    from samsa.executors import Item, Job, SerialExecutor
-    from samsa.pipeline import CHUNK, WINDOW, run_items
+    from samsa.engine.executors import Item, Job, SerialExecutor
+    from samsa.engine.pipeline import CHUNK, WINDOW, run_items
 
     lengths = [(k * 37) % 50 + 1 for k in range(CHUNK * WINDOW + 70)]  # a full window, then a second one
     items = [Item("parse", ["w"] * n, origin=str(k)) for k, n in enumerate(lengths)]
@@ -624,8 +624,8 @@ except RuntimeError:
 
 
 def test_graphs_travel_back_encoded_for_the_cache_only_when_something_caches_them():
-    from samsa.executors import Item, Job, Worker
-    from samsa.pipeline import run_items
+    from samsa.engine.executors import Item, Job, Worker
+    from samsa.engine.pipeline import run_items
 
     worker = Worker(Job(parser=_CountingParser(), score=False))
     chunk = [Item("parse", ["a", "b"])]
@@ -663,7 +663,7 @@ class _GcReportingParser(_CountingParser):
 def test_the_collector_pauses_while_the_executor_loads_the_parser_and_runs_again_after():
     import gc
 
-    from samsa.executors import Item, Job, SerialExecutor
+    from samsa.engine.executors import Item, Job, SerialExecutor
 
     assert gc.isenabled()
     executor = SerialExecutor(Job(parser=_GcReportingParser(), score=False))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from samsa import graph as G
-from samsa.queries import (
+from samsa.ucca import graph as G
+from samsa.ucca.queries import (
     centers,
     children,
     is_scene,
@@ -16,7 +16,7 @@ from samsa.queries import (
     scenes,
     unit_terminals,
 )
-from samsa.ucca_xml import load_passage
+from samsa.ucca.xml import load_passage
 
 
 @pytest.fixture

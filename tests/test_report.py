@@ -12,12 +12,12 @@ import pytest
 
 from samsa.cli import main
 from samsa.lexical import corpus_bleu, corpus_fkgl, corpus_sari
-from samsa.lexical.normalize import normalize
-from samsa.metric import Samsa
+from samsa.normalize import normalize
 from samsa.report import build_report, render_html
 from samsa.report import metrics as M
 from samsa.report.stats import paired_bootstrap, resample_indices
-from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.scoring.metric import Samsa
+from samsa.ucca.xml import list_passage_files, load_passage
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 

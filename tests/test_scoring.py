@@ -133,7 +133,7 @@ def test_unknown_settings_are_refused():
 
 def test_per_relation_indexing_quirk():
     """docs/samsa.md difference 4: "He came and went ; she stayed ." with two P in scene 1."""
-    from samsa import graph as G
+    from samsa.ucca import graph as G
 
     g = G.from_tokens("He came and went ; she stayed .".split(), punct=[0, 0, 0, 0, 1, 0, 0, 1])
     for i in range(2, 10):
@@ -163,9 +163,9 @@ def test_structure_codec_round_trip_scores_exactly_as_the_graph(data_dir):
     """The parse cache keeps each graph's paper-mode structure: decoded, it scores (detail included) exactly as
     the graph does, and it is refused for other tokens or other scene rules."""
     from samsa.aligners.exact import ExactAligner
-    from samsa.graph import tokens
     from samsa.scoring.paper import decode_structure, encode_structure, paper_structure, score_paper
-    from samsa.ucca_xml import list_passage_files
+    from samsa.ucca.graph import tokens
+    from samsa.ucca.xml import list_passage_files
 
     aligner = ExactAligner()
     for f in list_passage_files(data_dir / "ucca" / "20k" / "test")[:60]:

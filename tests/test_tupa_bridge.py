@@ -11,9 +11,9 @@ import pytest
 
 from samsa.cli import main
 from samsa.errors import InputError, InvalidGraphError, PluginUnavailable
-from samsa.graph import tokens
-from samsa.queries import main_relations, scenes
 from samsa.registry import get_parser
+from samsa.ucca.graph import tokens
+from samsa.ucca.queries import main_relations, scenes
 
 STANDIN_SCRIPT = Path(__file__).resolve().parent / "tupa_standin" / "python"
 
@@ -61,7 +61,7 @@ def test_parses_validates_and_signs(tupa_env):
 
 
 def _terminals(g, units):
-    from samsa.queries import unit_terminals
+    from samsa.ucca.queries import unit_terminals
 
     return [t for u in units for t in unit_terminals(g, u)]
 

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from samsa import graph as G
-from samsa.ucca_eval import evaluate_corpus, evaluate_pair, scene_scores
-from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.ucca import graph as G
+from samsa.ucca.evaluation import evaluate_corpus, evaluate_pair, scene_scores
+from samsa.ucca.xml import list_passage_files, load_passage
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def perturb(g, seed):
 
 
 def reference_counts(ucca_eval, guessed, ref, normalize=False):
-    from samsa.ucca_interop import to_ucca
+    from samsa.ucca.interop import to_ucca
 
     scores = ucca_eval.evaluate(to_ucca(guessed), to_ucca(ref), normalize=normalize, constructions=("primary",
                                 "remote", "implicit"))  # fmt: skip
@@ -99,7 +99,7 @@ def test_ucca_eval_cli(data_dir, tmp_path, capsys):
     import shutil
 
     from samsa.cli import main
-    from samsa.ucca_xml import write_standard
+    from samsa.ucca.xml import write_standard
 
     gold = tmp_path / "gold"
     pred = tmp_path / "pred"
@@ -165,7 +165,7 @@ def test_normalize_on_the_parsers_output_equals_the_ucca_package(ucca_eval, data
     gold_dir, pred_dir = tmp_path / "gold", tmp_path / "pred"
     gold_dir.mkdir()
     pred_dir.mkdir()
-    from samsa.ucca_xml import to_standard_xml
+    from samsa.ucca.xml import to_standard_xml
 
     for f, g in zip(files, parsed, strict=True):
         shutil.copy(f, gold_dir / f.name)

@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from samsa.queries import scenes, unit_terminals
-from samsa.ucca_xml import load_passage
+from samsa.ucca.queries import scenes, unit_terminals
+from samsa.ucca.xml import load_passage
 
 convert = pytest.importorskip("ucca.convert")
 

@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from samsa import InputError
-from samsa.queries import scenes
-from samsa.ucca_xml import (
+from samsa.ucca.queries import scenes
+from samsa.ucca.xml import (
     list_passage_files,
     load_passage,
     natural_key,
@@ -16,7 +16,7 @@ from samsa.ucca_xml import (
     read_standard,
     to_standard_xml,
 )
-from samsa.xmlsafe import parse_xml
+from samsa.ucca.xmlsafe import parse_xml
 
 FIXTURES = ["john_home_call", "read_book", "traveling_fun", "teacher_left", "lovely_day", "man_woman_left"]
 
@@ -58,7 +58,7 @@ def test_round_trip(ucca_path, name):
 def etree_xml(g):
     """The reference: the same document built as an ElementTree, indented and serialized by the standard library
     (what ``to_standard_xml`` did before it wrote the text directly)."""
-    from samsa import graph as G
+    from samsa.ucca import graph as G
 
     def sub(parent, tag, attrib=None, **extra):
         return ET.SubElement(parent, tag, dict(attrib or {}), **extra)
@@ -118,7 +118,7 @@ def test_writer_escapes_attribute_values_as_elementtree_does(ucca_path):
 
 
 def test_writer_refuses_what_is_not_xml():
-    from samsa.graph import from_tokens
+    from samsa.ucca.graph import from_tokens
 
     g = from_tokens(["a", "b"], "1")
     g.nodes["0.1"]["attributes"] = {"bad name": "x"}
@@ -225,7 +225,7 @@ def test_bad_terminal_type():
 
 def test_ucca_package_bridge_round_trips(fixture_path):
     pytest.importorskip("ucca.convert")
-    from samsa.ucca_interop import from_ucca, to_ucca
+    from samsa.ucca.interop import from_ucca, to_ucca
 
     g = load_passage(fixture_path("ucca/paper/2_read_book.xml"))
     p = to_ucca(g)

@@ -7,11 +7,11 @@ import shutil
 
 import pytest
 
-from samsa import graph as G
 from samsa.cli import main
 from samsa.errors import InputError, InvalidGraphError
-from samsa.ucca_xml import load_passage
-from samsa.validate import violations
+from samsa.ucca import graph as G
+from samsa.ucca.validate import violations
+from samsa.ucca.xml import load_passage
 
 BOOK = "ucca/paper/2_read_book.xml"
 EDGE = '<edge toID="{}" type="{}"><attributes/><category tag="{}"/></edge>'

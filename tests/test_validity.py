@@ -1,4 +1,4 @@
-"""The validity battery (samsa.validity, benchmarks/validity.py): outputs and arithmetic on hand-computed cases."""
+"""The validity battery (samsa.studies.validity, benchmarks/validity.py): outputs and arithmetic, hand-computed."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from samsa.metric import Samsa
-from samsa.ucca_xml import load_passage
-from samsa.validity import (
+from samsa.scoring.metric import Samsa
+from samsa.studies.validity import (
     OUTPUTS,
     SEPARATOR,
     kendall_tau,
@@ -19,6 +18,7 @@ from samsa.validity import (
     split_sensitivity,
     synthetic_outputs,
 )
+from samsa.ucca.xml import load_passage
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER = ROOT / "fixtures" / "ucca" / "paper"
@@ -56,7 +56,7 @@ def test_manual_scores_by_hand(paper):
 
 
 def test_comma_outputs_by_hand():
-    from samsa.graph import from_tokens
+    from samsa.ucca.graph import from_tokens
 
     g = from_tokens("a b , c d , e f , g".split())
     assert OUTPUTS["comma-deletion"](g, 0) == "a b , e f"  # segments 1 and 3 of 4 kept

@@ -9,7 +9,7 @@ import pytest
 from samsa.parsers.builtin.runtime import span_row
 from samsa.parsers.builtin.tree import Span, spans_to_graph
 from samsa.parsers.builtin.wellformed import center_targets, one_center, one_main_relation, repair_targets
-from samsa.queries import main_relations, scenes, unit_terminals
+from samsa.ucca.queries import main_relations, scenes, unit_terminals
 
 LABELS = ("<none>", "A", "C", "D", "H", "P", "S", "A/P", "P^")
 WORDS = ["I", "want", "it", "received", "well"]

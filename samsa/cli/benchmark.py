@@ -47,7 +47,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from samsa.cli.io import output_inputs, read_text_lines, shown
-    from samsa.hsplit import benchmark_hsplit
+    from samsa.studies.hsplit import benchmark_hsplit
     from samsa.testsets import data_root
 
     named = system_files(args)
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         if len(lines) not in allowed:
             raise InputError(f, min(len(lines), 359) + 1, f"has {len(lines)} lines; the HSplit benchmark needs "
                              f"{' or '.join(map(str, sorted(allowed)))} (one per TurkCorpus test source)")  # fmt: skip
-    from samsa.pipeline import progress_bar, worker_count
+    from samsa.engine.pipeline import progress_bar, worker_count
 
     cache = open_cache(args) if args.samsa else None
     bar = progress_bar(None, "samsa", args.quiet)

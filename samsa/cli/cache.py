@@ -29,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from samsa.parse_cache import ParseCache
+    from samsa.engine.cache import ParseCache
 
     with ParseCache(args.cache) as cache:
         if args.action == "clear":

@@ -94,6 +94,6 @@ def open_cache(args: argparse.Namespace) -> Any:
     """The parse cache the options ask for, or None."""
     if not getattr(args, "use_cache", False):
         return None
-    from samsa.parse_cache import ParseCache
+    from samsa.engine.cache import ParseCache
 
     return ParseCache(args.cache)

@@ -19,8 +19,8 @@ from samsa.cli.io import (
 )
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_write_text, check_output_path
-from samsa.metric import Samsa
 from samsa.registry import get_parser, resolve
+from samsa.scoring.metric import Samsa
 from samsa.text import TOKENIZERS
 
 DESCRIPTION = """\
@@ -64,8 +64,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from samsa.compare import compare_annotations
-    from samsa.pipeline import progress_bar
+    from samsa.engine.pipeline import progress_bar
+    from samsa.studies.compare import compare_annotations
 
     named = system_files(args)
     inputs = [*output_inputs(args), args.ucca, *([args.parsed] if args.parsed else [])]
@@ -106,8 +106,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _parse(args: argparse.Namespace, gold: list[Any]) -> tuple[list[Any], Any]:
     """Parse the gold passages' sentences (their tokenization kept) with --parser."""
-    from samsa.graph import tokens
-    from samsa.pipeline import parse_corpus, progress_bar, worker_count
+    from samsa.engine.pipeline import parse_corpus, progress_bar, worker_count
+    from samsa.ucca.graph import tokens
 
     parser = get_parser(args.parser)
     cache = open_cache(args)
@@ -124,7 +124,7 @@ def _parse(args: argparse.Namespace, gold: list[Any]) -> tuple[list[Any], Any]:
 
 def _check_tokens(gold: list[Any], parsed: list[Any], gold_files: list[Any], parsed_files: list[Any]) -> None:
     """Two annotations can only be compared over the same tokens."""
-    from samsa.graph import tokens
+    from samsa.ucca.graph import tokens
 
     for g, p, gf, pf in zip(gold, parsed, gold_files, parsed_files, strict=True):
         if tokens(g) != tokens(p):

@@ -47,7 +47,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def _human(kind: str, data: Path):
     import pandas as pd
 
-    from samsa.human import load_acl2018_ratings, load_hsplit_ratings, load_samsa2018_ratings
+    from samsa.studies.human import load_acl2018_ratings, load_hsplit_ratings, load_samsa2018_ratings
 
     frames = []
     if kind in ("acl2018", "acl2018+hsplit"):
@@ -62,8 +62,8 @@ def _human(kind: str, data: Path):
 
 
 def run(args: argparse.Namespace) -> int:
-    from samsa.correlation import correlate, scatter_plot, to_csv, to_markdown
-    from samsa.human import sentence_scores, system_scores
+    from samsa.studies.correlation import correlate, scatter_plot, to_csv, to_markdown
+    from samsa.studies.human import sentence_scores, system_scores
     from samsa.testsets import data_root
 
     path = Path(args.scores)

@@ -21,8 +21,8 @@ from samsa.cli.io import (
 )
 from samsa.fileio import check_line_counts
 from samsa.lexical import SARI_VARIANTS
-from samsa.lexical.normalize import TOKENIZERS
 from samsa.lexical.suite import METRICS, SuiteConfig
+from samsa.normalize import TOKENIZERS
 from samsa.report.metrics import RESAMPLABLE
 from samsa.tables import flatten, render
 
@@ -126,8 +126,8 @@ class MetricsAction(argparse.Action):
 
 
 def run(args: argparse.Namespace) -> int:
-    from samsa.evaluation import evaluate, parse_metrics
-    from samsa.pipeline import progress_bar, worker_count
+    from samsa.engine.evaluate import evaluate, parse_metrics
+    from samsa.engine.pipeline import progress_bar, worker_count
 
     metrics = parse_metrics(args.metrics)
     named = system_files(args)
@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
             cache.close()
     result["test_set"] = args.test_set
     if args.confidence or args.paired_bs:
-        from samsa.bootstrap import add_bootstrap
+        from samsa.report.intervals import add_bootstrap
 
         add_bootstrap(result, source, systems, refs, metrics, config, resamples=args.bootstrap, seed=args.seed,
                       intervals=args.confidence, paired=args.paired_bs)  # fmt: skip

@@ -29,11 +29,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from samsa.engine.pipeline import progress_bar
     from samsa.errors import InputError
     from samsa.fileio import check_output_path
-    from samsa.graph import tokens
-    from samsa.pipeline import progress_bar
     from samsa.registry import get_parser
+    from samsa.ucca.graph import tokens
 
     if bool(args.ucca) == bool(args.ucca_option):
         raise InputError(None, None, "name the UCCA directory once: a positional DIR or -i DIR")

@@ -155,7 +155,7 @@ def check_output(args: argparse.Namespace, inputs: list[Any]) -> None:
 
 def read_refs(paths: list[str], source: str, n: int, separator: str | None = None) -> list[list[str]]:
     """Reference files -> references per sentence; counts checked against the source, read once."""
-    from samsa.evaluation import file_refs
+    from samsa.engine.evaluate import file_refs
     from samsa.fileio import check_line_counts
 
     streams = [read_lines(p, max_tokens=None) for p in paths]
@@ -166,7 +166,7 @@ def read_refs(paths: list[str], source: str, n: int, separator: str | None = Non
 def read_corpus(args: argparse.Namespace, *, refs: bool = True) -> tuple[str, list[str], list[list[str]] | None]:
     """(source path, sources, references per sentence or None) from ``-t NAME`` or ``--source``/``--refs``."""
     if args.test_set:
-        from samsa.evaluation import test_set_corpus
+        from samsa.engine.evaluate import test_set_corpus
         from samsa.testsets import get_test_set, test_set_files
 
         if args.source or args.refs:

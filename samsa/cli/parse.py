@@ -9,12 +9,12 @@ import tempfile
 from pathlib import Path
 
 from samsa.cli.common import add_runtime_options, dask_target, open_cache
+from samsa.engine.executors import Item, Job
+from samsa.engine.pipeline import make_executor, progress_bar, run_items, worker_count
 from samsa.errors import OutputError
-from samsa.executors import Item, Job, make_executor
 from samsa.fileio import DEFAULT_MAX_TOKENS, check_not_interrupted, check_output_path, current_umask, read_lines
-from samsa.pipeline import progress_bar, run_items, worker_count
 from samsa.registry import available, get_parser
-from samsa.ucca_xml import to_standard_xml
+from samsa.ucca.xml import to_standard_xml
 
 DESCRIPTION = """\
 Parse sentences into UCCA (foundational layer, primary edges) and write one standard

@@ -75,13 +75,13 @@ def _corpus(args: argparse.Namespace) -> tuple[str, list[str], list[list[str]] |
 
 
 def run(args: argparse.Namespace) -> int:
+    from samsa.engine.pipeline import parse_corpus, progress_bar, worker_count
     from samsa.fileio import atomic_write_text, check_output_path
-    from samsa.graph import tokens
-    from samsa.metric import Samsa
-    from samsa.pipeline import parse_corpus, progress_bar, worker_count
     from samsa.registry import get_parser
     from samsa.report import build_report, render_html
+    from samsa.scoring.metric import Samsa
     from samsa.testsets import get_test_set
+    from samsa.ucca.graph import tokens
 
     named = system_files(args)
     check_output_path(args.output, [*output_inputs(args), *(x for x in (args.source, args.ucca) if x)])

@@ -43,7 +43,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from samsa import reproduce as R
+    from samsa.studies import reproduce as R
     from samsa.testsets import data_root
 
     data = data_root(args.data).path
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
             f"| {k} | {v['sents']:.2f} | {v['split_percent']:.0f} |" for k, v in result.items()
         )
     elif args.table == "samsa-correlations":
-        from samsa.pipeline import progress_bar, worker_count
+        from samsa.engine.pipeline import progress_bar, worker_count
 
         cache = open_cache(args)
         bar = progress_bar(None, "samsa", args.quiet)
@@ -120,7 +120,7 @@ def samsa_correlations_markdown(result: dict[str, Any]) -> str:
 
 
 def _plots(result: dict[str, Any], out: Path) -> None:
-    from samsa.correlation import scatter_plot
+    from samsa.studies.correlation import scatter_plot
 
     out.mkdir(parents=True, exist_ok=True)
     systems = list(result["systems"])

@@ -29,13 +29,13 @@ from samsa.cli.io import (
     shown,
     system_files,
 )
+from samsa.engine.executors import Item, Job
+from samsa.engine.pipeline import make_executor, progress_bar, run_items, sentence_results, worker_count
 from samsa.errors import InputError
-from samsa.executors import Item, Job, make_executor
 from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_open, check_output_path, read_lines
-from samsa.metric import Samsa
-from samsa.pipeline import progress_bar, run_items, sentence_results, worker_count
 from samsa.registry import available, get_parser
 from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean
+from samsa.scoring.metric import Samsa
 from samsa.tables import render
 from samsa.text import TOKENIZERS
 

@@ -7,9 +7,9 @@ import json
 
 from samsa.cli.io import add_format_options, check_output, emit
 from samsa.errors import InputError
-from samsa.graph import tokens
-from samsa.ucca_eval import evaluate_corpus, scene_scores
-from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.ucca.evaluation import evaluate_corpus, scene_scores
+from samsa.ucca.graph import tokens
+from samsa.ucca.xml import list_passage_files, load_passage
 
 DESCRIPTION = """\
 Evaluate predicted UCCA passages against gold ones: labeled and unlabeled
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     gold, pred = list_passage_files(args.gold), list_passage_files(args.pred)
     if [f.name for f in gold] != [f.name for f in pred] and len(gold) != len(pred):
         raise InputError(args.pred, None, f"holds {len(pred)} XML files but {args.gold} holds {len(gold)}")
-    from samsa.pipeline import progress_bar
+    from samsa.engine.pipeline import progress_bar
 
     pairs = []
     bar = progress_bar(len(gold), "load", args.quiet)
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     scenes = scene_scores(pairs)
     normalization = "none"
     if args.normalize:
-        from samsa.ucca_interop import ucca_version
+        from samsa.ucca.interop import ucca_version
 
         normalization = f"ucca-{ucca_version()}"
     if args.format == "json":

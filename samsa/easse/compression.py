@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from samsa.lexical.normalize import normalize
+from samsa.normalize import normalize
 
 __all__ = ["corpus_f1_token", "f1_token"]
 

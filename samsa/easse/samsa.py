@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from samsa import metric
+from samsa.scoring import metric
 
 __all__ = ["corpus_samsa", "get_samsa_sentence_scores", "sentence_samsa"]
 

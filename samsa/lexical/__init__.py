@@ -1,6 +1,6 @@
 """Lexical metrics reported beside SAMSA, with EASSE-compatible names and signatures.
 
-Every function normalizes its inputs with :func:`samsa.lexical.normalize.normalize`
+Every function normalizes its inputs with :func:`samsa.normalize.normalize`
 (one place for tokenization, lowercasing and Moses unescaping), then calls a
 pure function over tokens or counts. References come in either layout:
 ``"streams"`` (EASSE/sacrebleu: ``refs[k][i]`` is reference k of sentence i;
@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from samsa.errors import ConfigError, InputError
 from samsa.lexical import bleu as _bleu
 from samsa.lexical.edits import SplitStats, compression_ratio, mean_ld, split_stats
-from samsa.lexical.normalize import normalize
 from samsa.lexical.readability import corpus_fkgl, fkbleu, sentence_fk_xu
 from samsa.lexical.sari import (
     EasseStats,
@@ -24,6 +23,7 @@ from samsa.lexical.sari import (
     easse_stats,
     sentence_sari_xu,
 )
+from samsa.normalize import normalize
 
 __all__ = [
     "SARI_VARIANTS",

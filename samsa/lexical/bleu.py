@@ -1,6 +1,6 @@
 """BLEU through sacrebleu (never re-implemented) and iBLEU on top of it.
 
-Inputs are normalized by :func:`samsa.lexical.normalize.normalize` first and
+Inputs are normalized by :func:`samsa.normalize.normalize` first and
 handed to sacrebleu with ``tokenize="none"``, so every metric in the suite sees
 the same tokens; this equals sacrebleu's own tokenization (EASSE does the same).
 """

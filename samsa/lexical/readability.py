@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from samsa.errors import ConfigError
-from samsa.lexical.normalize import normalize
+from samsa.normalize import normalize
 from samsa.text import SPLITTER_NAME, split_sentences
 
 __all__ = [

@@ -15,8 +15,8 @@ from samsa import __version__
 from samsa import lexical as L
 from samsa.errors import ConfigError
 from samsa.lexical.edits import split_stats
-from samsa.lexical.normalize import normalize
 from samsa.lexical.readability import fkbleu, sentence_fk_xu
+from samsa.normalize import normalize
 from samsa.signature import format_signature
 from samsa.text import SPLITTER_NAME, split_output
 
@@ -55,7 +55,7 @@ class SuiteConfig:
     separator: str | None = None
     splitter: str = SPLITTER_NAME  # sentence splitter of FKGL and split counts (samsa.text.SPLITTERS)
     #: a normalization the caller applied before the suite (e.g. ``"table2"``: Moses unescaping, lowercasing,
-    #: PTB clitics, as :func:`samsa.reproduce.table2_normalize`); it shows in every signature
+    #: PTB clitics, as :func:`samsa.studies.reproduce.table2_normalize`); it shows in every signature
     prenorm: str | None = None
 
 

@@ -1,4 +1,4 @@
-"""The parser interface: sentences -> UCCA graphs (see :mod:`samsa.graph`)."""
+"""The parser interface: sentences -> UCCA graphs (see :mod:`samsa.ucca.graph`)."""
 
 from __future__ import annotations
 

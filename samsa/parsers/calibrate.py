@@ -26,9 +26,9 @@ from samsa.parsers.builtin.decode import decode_batch
 from samsa.parsers.builtin.features import featurize
 from samsa.parsers.builtin.runtime import update_meta
 from samsa.parsers.corpora import DEV, data_hash, load, styles_of
-from samsa.graph import tokens
-from samsa.queries import scenes
-from samsa.ucca_eval import evaluate_corpus, scene_scores
+from samsa.ucca.evaluation import evaluate_corpus, scene_scores
+from samsa.ucca.graph import tokens
+from samsa.ucca.queries import scenes
 
 GRID = (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 

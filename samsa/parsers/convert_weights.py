@@ -1,7 +1,8 @@
 """Convert a weights file of the PyTorch era (``.pt``, written by ``samsa.parsers.train`` up to v2) to ``.npz``.
 
 Usage:
-    python -m samsa.parsers.convert_weights parsers/builtin/weights/ucca-span-v2.pt parsers/builtin/weights/ucca-span-v2.npz
+    python -m samsa.parsers.convert_weights samsa/parsers/builtin/weights/ucca-span-v2.pt \
+        samsa/parsers/builtin/weights/ucca-span-v2.npz
 
 The tensors are copied as they are (they were already float16) and the training
 record is kept, with a note of the conversion; ``samsa.parsers.train`` now writes

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.ucca.xml import list_passage_files, load_passage
 
 __all__ = ["DEV", "TRAIN", "data_hash", "dev_limit", "load", "styles_of"]
 

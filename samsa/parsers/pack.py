@@ -82,7 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--vectors", action="store_true", help="also cache spaCy's tok2vec vectors (large)")
     ap.add_argument("--encoder-depth", type=int, default=0, help="pack the encoder's first N layers (0: none)")
-    ap.add_argument("--limit", type=int, default=None, help="only what samsa.parsers.train --limit N reads (smoke tests)")
+    ap.add_argument(
+        "--limit", type=int, default=None, help="only what samsa.parsers.train --limit N reads (smoke tests)"
+    )
     args = ap.parse_args(argv)
     data, out = Path(args.data), Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

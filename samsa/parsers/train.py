@@ -42,7 +42,8 @@ from samsa.parsers.builtin.remotes import gold_pairs
 from samsa.parsers.builtin.runtime import save_weights, update_meta
 from samsa.parsers.builtin.tree import graph_to_spans
 from samsa.parsers.corpora import DEV, TRAIN, data_hash, dev_limit, load, styles_of
-from samsa.ucca_eval import evaluate_corpus, scene_scores
+from samsa.parsers.train_start import continue_from, finetuned_features, single_window
+from samsa.ucca.evaluation import evaluate_corpus, scene_scores
 
 #: weights format by recipe: v2 spaCy features only; v3 + frozen encoder features and/or styles; v4 fine-tuned encoder
 FORMATS = {"v2": "samsa-ucca-span-v2", "v3": "samsa-ucca-span-v3", "v4": "samsa-ucca-span-v4"}
@@ -341,86 +342,6 @@ def main(argv: list[str] | None = None) -> int:
     update_meta(Path(args.out), history=history, best_epoch=best_epoch, stopped=stopped)
     print(f"best dev {args.select} F1 {best:.4f} at epoch {best_epoch}; stopped: {stopped}", file=sys.stderr)
     return 0
-
-
-def single_window(encoder, words: list[str]) -> tuple[list[int], list[int], int]:
-    """A training sentence's word pieces for ``TorchMiniLM.words`` (one window: none comes near 510 pieces)."""
-    windows = encoder.windows(words)
-    if len(windows) != 1:
-        raise SystemExit(f"a training sentence has over 510 word pieces: {' '.join(words)[:80]}...")
-    return (*windows[0], len(words))
-
-
-@torch.no_grad()
-def finetuned_features(tuned, pieces, batch: int = 64) -> list[np.ndarray]:
-    """Per-word encoder states (float16, as features are at inference) of sentences given as word pieces,
-    computed with the fine-tuned layers rounded to float16 as the weights file stores them."""
-    import copy
-
-    rounded = copy.deepcopy(tuned).eval()
-    for p in rounded.parameters():
-        p.copy_(p.half().float())
-    order = sorted(range(len(pieces)), key=lambda k: len(pieces[k][0]))
-    out: list[np.ndarray | None] = [None] * len(pieces)
-    for b in range(0, len(order), batch):
-        idx = order[b : b + batch]
-        for k, states in zip(idx, rounded.words([pieces[k] for k in idx]), strict=True):
-            out[k] = states.cpu().numpy().astype(np.float16)
-    return out  # type: ignore[return-value]
-
-
-def continue_from(model: SpanModel, vocab: Vocab, path: Path, add_styles: bool = False) -> dict:
-    """Load ``path``'s parameters into ``model`` (same vocabulary and sizes, or a clear error); its record.
-
-    ``add_styles``: ``path`` has no style input and ``model`` has one; see :func:`add_style_input`."""
-    from samsa.parsers.builtin.runtime import load_state, load_weights, weights_digest
-
-    old_vocab, old_net, meta = load_weights(path)
-    if old_vocab.to_dict() != vocab.to_dict():
-        raise SystemExit(f"{path}: its vocabulary differs from this run's data; --init needs the same recipe")
-    state = load_state(path)
-    if add_styles:
-        if old_net.styles:
-            raise SystemExit(f"{path}: has a style input already; --init-add-styles is for files without one")
-        state = add_style_input(state, model.style.embedding_dim)
-    tuned = {k: v for k, v in state.items() if k.startswith("encoder.")}
-    if tuned and model.encoder is None:
-        raise SystemExit(f"{path}: has fine-tuned encoder layers, and this run has no --finetune-encoder")
-    # a v3 file (frozen encoder) may start a fine-tuning run: its encoder layers then start as the package's
-    try:
-        missing, unexpected = model.load_state_dict(
-            {k: torch.from_numpy(v) for k, v in state.items() if not k.startswith("encoder.")}, strict=False
-        )
-        new = {"style.weight"} if add_styles else set()  # the added style embedding starts as initialized
-        if unexpected or any(not k.startswith("encoder.") and k not in new for k in missing):
-            raise RuntimeError(f"missing {missing}, unexpected {unexpected}")
-        if tuned and model.encoder is not None:
-            model.encoder.load_overrides(tuned)
-    except (RuntimeError, KeyError) as e:
-        raise SystemExit(f"{path}: not the same network as this run's options ({e})") from None
-    best = meta.get("best_epoch") or len(meta.get("history", []))
-    record = {"file": path.name, "sha256": weights_digest(path), "command": meta.get("command"), "best_epoch": best,
-              "history": meta.get("history", [])}  # fmt: skip
-    if add_styles:
-        record["added"] = "styles"
-    return record
-
-
-#: the parameters whose last axis is the network's input per token (the style embedding comes last in it)
-INPUT_PARAMETERS = ("boundary", "lstm.weight_ih_l0", "lstm.weight_ih_l0_reverse")
-
-
-def add_style_input(state: dict[str, np.ndarray], style_dim: int) -> dict[str, np.ndarray]:
-    """``state`` (a network without the style input) with ``style_dim`` zero input columns appended.
-
-    Zero columns make the grown network compute exactly what the file's does, whatever the style embedding
-    holds; training then moves them (their gradient is the style embedding times the error, not zero). This
-    is what lets a trained network learn the guideline style in a few epochs instead of from scratch."""
-    grown = dict(state)
-    for name in INPUT_PARAMETERS:
-        w = state[name]
-        grown[name] = np.concatenate([w, np.zeros((*w.shape[:-1], style_dim), dtype=w.dtype)], axis=-1)
-    return grown
 
 
 def save(model, vocab, args, train_files, dev_files, history, out: Path, fmt: str, init: dict | None,

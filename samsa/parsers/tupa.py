@@ -25,11 +25,11 @@ from pathlib import Path
 
 import networkx as nx
 
-from samsa.parsers.corpora import data_hash
-from samsa import graph as G
 from samsa.errors import InputError, InvalidGraphError, PluginUnavailable
-from samsa.ucca_xml import read_standard, to_standard_xml
-from samsa.xmlsafe import Element, read_xml
+from samsa.parsers.corpora import data_hash
+from samsa.ucca import graph as G
+from samsa.ucca.xml import read_standard, to_standard_xml
+from samsa.ucca.xmlsafe import Element, read_xml
 
 __all__ = ["TupaParser", "make"]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import networkx as nx
 
 from samsa.errors import InputError
-from samsa.ucca_xml import list_passage_files, load_passage
+from samsa.ucca.xml import list_passage_files, load_passage
 
 __all__ = ["XmlParser", "make"]
 

@@ -16,11 +16,11 @@ import networkx as nx
 
 from samsa import __version__
 from samsa.errors import ConfigError, InputError
-from samsa.metric import Samsa
 from samsa.report import metrics as M
 from samsa.report import plots
 from samsa.report.explain import explain_output, explain_source
 from samsa.report.stats import CorpusStat, bootstrap_ci, paired_bootstrap, resample_indices
+from samsa.scoring.metric import Samsa
 from samsa.scoring.paper import paper_structure
 
 __all__ = ["LABELS", "build_report"]
@@ -49,8 +49,8 @@ def _lexical(
     The values are the statistics' corpus scores (equal to the metric functions', tested); ``evaluate_lexical``
     runs fully once, for the signatures, and for the split counts of each system.
     """
-    from samsa.lexical.normalize import normalize
     from samsa.lexical.suite import SuiteConfig, evaluate_lexical
+    from samsa.normalize import normalize
 
     config = SuiteConfig(splitter=splitter)
     scored = ["fkgl", "ld_sc", *(["sari", "bleu"] if refs else [])]

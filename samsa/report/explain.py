@@ -13,10 +13,10 @@ from typing import Any
 
 import networkx as nx
 
-from samsa.graph import terminals
-from samsa.metric import Samsa
-from samsa.queries import unit_terminals
+from samsa.scoring.metric import Samsa
 from samsa.scoring.paper import PaperScene, _center_terminals, _Unit
+from samsa.ucca.graph import terminals
+from samsa.ucca.queries import unit_terminals
 
 __all__ = ["explain_output", "explain_source"]
 

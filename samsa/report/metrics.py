@@ -88,7 +88,7 @@ def suite_stats(
     :class:`samsa.lexical.suite.SuiteConfig`, normalized as ``samsa evaluate`` normalizes them. Only the settings
     these statistics reproduce are accepted (EASSE SARI with F1 deletion, not legacy; no pre-normalization; the
     pooled FKGL): the caller compares each ``value()`` with the printed score as well."""
-    from samsa.lexical.normalize import normalize
+    from samsa.normalize import normalize
 
     norm = {"lowercase": config.lowercase, "tokenizer": config.tokenizer, "unescape": config.unescape}
     n_orig = [normalize(x, **norm) for x in orig]

@@ -34,8 +34,8 @@ COMPAT_MODES = {"paper": score_paper, "easse": score_easse}
 
 def scene_tokens(g: nx.DiGraph, compat: str = "paper") -> list[list[str]]:
     """The token list each scene is aligned with, in the given mode (for batch pre-annotation)."""
-    from samsa.queries import scenes, unit_terminals
     from samsa.scoring.easse import easse_words
+    from samsa.ucca.queries import scenes, unit_terminals
 
     if compat == "easse":
         return [easse_words(g, sc) for sc in scenes(g)]

@@ -19,9 +19,9 @@ import networkx as nx
 
 from samsa.aligners.base import Aligner
 from samsa.errors import ScoringError
-from samsa.queries import children as _all_children
-from samsa.queries import is_scene, scenes, unit_terminals
 from samsa.scoring.result import SceneResult, SentenceResult, UnitCheck
+from samsa.ucca.queries import children as _all_children
+from samsa.ucca.queries import is_scene, scenes, unit_terminals
 
 __all__ = ["easse_words", "score_easse"]
 

@@ -19,10 +19,10 @@ from pathlib import Path
 import networkx as nx
 
 from samsa.aligners.base import Aligner
-from samsa.graph import node_table
-from samsa.queries import main_relations, minimal_centers, participants, scenes, unit_terminals
 from samsa.scoring.formula import samsa_from_scene_scores, scene_score
 from samsa.scoring.result import SceneResult, SentenceResult, UnitCheck
+from samsa.ucca.graph import node_table
+from samsa.ucca.queries import main_relations, minimal_centers, participants, scenes, unit_terminals
 
 __all__ = ["PaperScene", "decode_structure", "encode_structure", "paper_structure", "score_paper", "structure_version"]
 
@@ -96,11 +96,11 @@ def structure_version() -> str:
     Stored next to every cached structure: a samsa whose scene rules changed
     recomputes the structure from the cached graph instead of trusting it.
     """
-    import samsa.graph
-    import samsa.queries
+    import samsa.ucca.graph
+    import samsa.ucca.queries
 
     h = hashlib.sha256()
-    for module in (samsa.graph.__file__, samsa.queries.__file__, __file__):
+    for module in (samsa.ucca.graph.__file__, samsa.ucca.queries.__file__, __file__):
         h.update(Path(module).read_bytes())
     return "paper:" + h.hexdigest()[:24]
 

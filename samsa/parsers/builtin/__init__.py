@@ -25,7 +25,7 @@ from typing import Any
 import networkx as nx
 
 from samsa.errors import PluginUnavailable
-from samsa.graph import new_passage
+from samsa.ucca.graph import new_passage
 
 __all__ = [
     "DEFAULT_PIPELINE",

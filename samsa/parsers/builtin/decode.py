@@ -13,7 +13,7 @@ from samsa.parsers.builtin.remotes import add_remotes, candidate_pairs, distance
 from samsa.parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs, span_row
 from samsa.parsers.builtin.tree import UP, Span, spans_to_graph
 from samsa.parsers.builtin.wellformed import MAIN, LogProbs, one_center, one_main_relation
-from samsa.queries import scenes
+from samsa.ucca.queries import scenes
 
 __all__ = [
     "MIN_SCENE_BIASES",
@@ -59,7 +59,8 @@ def main_relation_mask(vocab: Vocab) -> np.ndarray:
 
 
 def pair_arrays(pairs: Sequence) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(scene spans, unit spans, buckets) of :class:`~samsa.parsers.builtin.remotes.Pair` objects, for ``remote_logits``."""
+    """(scene spans, unit spans, buckets) of :class:`~samsa.parsers.builtin.remotes.Pair` objects, for
+    ``remote_logits``."""
     scene_spans = np.array([p.scene_span for p in pairs], dtype=np.int64).reshape(-1, 2)
     unit_spans = np.array([p.unit_span for p in pairs], dtype=np.int64).reshape(-1, 2)
     return scene_spans, unit_spans, distance_buckets(scene_spans, unit_spans).astype(np.int64)

@@ -61,7 +61,7 @@ class TorchMiniLM(nn.Module):
 
     @classmethod
     def from_numpy(cls, encoder: Any) -> TorchMiniLM:
-        """The trainable twin of a :class:`~samsa.parsers.builtin.encoder.MiniLM` (its weights, depth and word pieces)."""
+        """The trainable twin of a :class:`~samsa.parsers.builtin.encoder.MiniLM` (weights, depth, word pieces)."""
         return cls(encoder.w, encoder.layers_n, encoder.heads, encoder.eps, (encoder.tok.cls, encoder.tok.sep))
 
     def overrides(self) -> dict[str, np.ndarray]:

@@ -176,7 +176,8 @@ class SpanModel(nn.Module):
 
 
 def pair_tensors(pairs: Sequence[Any]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """(scene spans, unit spans, buckets) of :class:`~samsa.parsers.builtin.remotes.Pair` objects, for ``remote_logits``."""
+    """(scene spans, unit spans, buckets) of :class:`~samsa.parsers.builtin.remotes.Pair` objects, for
+    ``remote_logits``."""
     return (
         torch.tensor([p.scene_span for p in pairs], dtype=torch.long).reshape(-1, 2),
         torch.tensor([p.unit_span for p in pairs], dtype=torch.long).reshape(-1, 2),

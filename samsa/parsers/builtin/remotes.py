@@ -20,8 +20,8 @@ import networkx as nx
 import numpy as np
 
 from samsa.parsers.builtin.tree import HARMONIZE
-from samsa import graph as G
-from samsa.queries import scenes
+from samsa.ucca import graph as G
+from samsa.ucca.queries import scenes
 
 __all__ = [
     "Pair",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from samsa import graph as G
+from samsa.ucca import graph as G
 
 __all__ = ["HARMONIZE", "Span", "graph_to_spans", "spans_to_graph"]
 
@@ -135,7 +135,7 @@ def spans_to_graph(tokens: list[str], spans: list[Span], passage_id: str = "1") 
     The tree is built in plain dictionaries (units in creation order, each
     unit's children in the order they are attached) and handed to networkx in
     one call each for nodes and edges, with exactly the attributes
-    ``samsa.graph``'s helpers would give them: this runs once per parsed
+    ``samsa.ucca.graph``'s helpers would give them: this runs once per parsed
     sentence, and networkx's per-call checks cost more than the tree itself.
     """
     kinds: dict[str, str] = {G.ROOT_ID: "FN"}  # unit -> FN or PNCT, in creation order

@@ -1,0 +1,369 @@
+"""A persistent cache of parsed UCCA graphs (SQLite), so that each source is parsed once, ever.
+
+Papers score dozens of systems on the same sources, and every ``score``,
+``benchmark`` or ``compare-annotations`` run used to parse them again. An entry
+is keyed by the parser's full cache key (signature, weights digest, spaCy model:
+``BuiltinParser.cache_key``) and the exact input (the token list, or the raw
+string for a parser that tokenizes itself), and stores the graph as
+:func:`samsa.ucca.graph.to_json`, compressed, and beside it the graph's paper-mode
+scoring structure (:func:`samsa.scoring.paper.encode_structure`, tagged with
+the version of the scene rules that derived it): a warm ``samsa score`` reads
+only the structure and never rebuilds a graph.
+
+Safety: SQLite transactions make a write all-or-nothing, so a writer killed
+with SIGKILL leaves either the old state or the new one; WAL mode and a busy
+timeout let several processes read and write at once. Every entry carries the
+parser key and input in clear and the SHA-256 of its key and payload together
+(and of its key, structure and scene-rules version): an entry whose digest, key
+or input does not match (a payload moved to another key included), or that
+does not decode to a graph (structure) of the right tokens, is deleted and
+treated as a miss (recomputed), never returned. A structure of other scene
+rules is not used: it is derived again from the graph.
+
+The file is samsa's only if its SQLite header carries samsa's application ID
+(or, for caches written before it had one, its ``info`` table names a samsa
+schema). Anything else at the cache path (a text file, another program's
+database, a device) is never written, moved or replaced: one warning, and the
+run goes on without a cache. A samsa cache that is corrupt, or of another
+schema, is moved aside (``.corrupt-<time>``) and started afresh; a corruption
+found in the middle of a run is reported once and the rest of the run goes
+without the cache, with the same outputs as ``--no-cache``.
+
+Where: ``--cache PATH`` or ``$SAMSA_CACHE``, else ``parses.sqlite`` in the user
+cache directory (``$XDG_CACHE_HOME/samsa``, ``~/.cache/samsa``, ``~/Library/Caches/samsa``
+or ``%LOCALAPPDATA%\\samsa``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+import sys
+import time
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from samsa.engine.cache_file import APPLICATION_ID, default_cache_path, samsa_owned
+from samsa.errors import InputError
+from samsa.ucca.graph import from_json, to_json, tokens
+
+__all__ = ["SCHEMA", "ParseCache", "decode_graph", "default_cache_path", "encode_graph", "input_text"]
+
+SCHEMA = "samsa-parse-cache-3"
+_CREATE = """
+CREATE TABLE IF NOT EXISTS info (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS parses (
+    key BLOB PRIMARY KEY,
+    parser TEXT NOT NULL,
+    input TEXT NOT NULL,
+    payload BLOB NOT NULL,
+    digest BLOB NOT NULL,
+    created REAL NOT NULL,
+    scenes BLOB,
+    scenes_digest BLOB,
+    scenes_version TEXT
+) WITHOUT ROWID;
+"""
+
+
+def input_text(sentence: str | Sequence[str]) -> str:
+    """The cache's canonical form of one parser input: raw text and token lists never collide."""
+    if isinstance(sentence, str):
+        return json.dumps(["text", sentence], ensure_ascii=False)
+    return json.dumps(["tokens", list(sentence)], ensure_ascii=False)
+
+
+def encode_graph(g: nx.DiGraph) -> bytes:
+    """A graph as the cache stores it (compressed compact JSON); workers encode in parallel, the parent only writes."""
+    return zlib.compress(to_json(g).encode("utf-8"), 6)
+
+
+def decode_graph(payload: bytes, sentence: str | Sequence[str]) -> nx.DiGraph | None:
+    """The graph in ``payload``, or None when it does not decode or its tokens are not ``sentence``'s."""
+    try:
+        g = from_json(zlib.decompress(payload))
+    except (ValueError, zlib.error):
+        return None
+    if not isinstance(sentence, str) and tokens(g) != list(sentence):
+        return None
+    return g
+
+
+def _key(parser_key: str, text: str) -> bytes:
+    return hashlib.sha256(f"{parser_key}\0{text}".encode()).digest()
+
+
+def _digest(key: bytes, blob: bytes, version: str = "") -> bytes:
+    """A payload's checksum bound to its key (and a structure's to its scene-rules version): a payload moved to
+    another key no longer checks out."""
+    return hashlib.sha256(key + version.encode() + b"\0" + blob).digest()
+
+
+class ParseCache:
+    """Get and put parsed graphs by (parser key, input).
+
+    >>> import tempfile, pathlib
+    >>> from samsa.ucca.graph import from_tokens
+    >>> with ParseCache(pathlib.Path(tempfile.mkdtemp()) / "c.sqlite") as cache:
+    ...     cache.put_many("p", [["a", "b"]], [from_tokens(["a", "b"])])
+    ...     [g is not None for g in cache.get_many("p", [["a", "b"], ["c"]])]
+    [True, False]
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, *, timeout: float = 60.0) -> None:
+        self.path = Path(path) if path is not None else default_cache_path()
+        self.timeout = timeout
+        self.dropped = 0  # entries found corrupt or foreign and deleted
+        self._db: sqlite3.Connection | None = self._open()
+
+    # -- opening -----------------------------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+        db.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        db.executescript(_CREATE)
+        db.execute("INSERT OR IGNORE INTO info VALUES ('schema', ?)", (SCHEMA,))
+        (schema,) = db.execute("SELECT value FROM info WHERE name = 'schema'").fetchone()
+        if schema != SCHEMA:
+            db.close()
+            raise sqlite3.DatabaseError(f"schema {schema!r}, expected {SCHEMA!r}")
+        return db
+
+    def _open(self) -> sqlite3.Connection | None:
+        """The connection, or None (with one warning) when the path holds something that is not samsa's."""
+        owned = samsa_owned(self.path)
+        if owned is False:
+            self._warn("is not a samsa parse cache; it is left as it is and this run uses no cache "
+                       "(give --cache another path, or --no-cache)")  # fmt: skip
+            return None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise InputError(self.path, None, f"cannot create the parse cache's directory: {e.strerror}") from None
+        try:
+            return self._connect()
+        except sqlite3.DatabaseError as e:
+            if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
+                raise InputError(self.path, None, "parse cache is locked by another process; retry later") from None
+            if isinstance(e, sqlite3.OperationalError) and "unable to open" in str(e):
+                raise InputError(
+                    self.path, None, "cannot open the parse cache (try --cache PATH or --no-cache)"
+                ) from None
+            # samsa's own cache, corrupt or of another schema: keep it aside, start afresh
+            aside = self._move_aside(f"{'of another samsa version' if 'schema' in str(e) else 'corrupt'} ({e})")
+            return self._connect() if aside else None
+
+    def _warn(self, what: str) -> None:
+        print(f"samsa: warning: {self.path}: {what}", file=sys.stderr)
+
+    def _move_aside(self, why: str) -> bool:
+        """Move samsa's own broken cache file aside (its WAL and index files with it); False if that failed."""
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
+        try:
+            os.replace(self.path, aside)
+            for suffix in ("-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        except OSError as e:
+            self._warn(f"parse cache {why}; cannot move it aside ({e.strerror}): this run uses no cache")
+            return False
+        self._warn(f"parse cache {why}; moved to {aside.name}, starting an empty one")
+        return True
+
+    def _failed(self, error: sqlite3.Error) -> None:
+        """A database error in the middle of a run: reported once; the rest of the run goes without the cache
+        (misses are parsed, so outputs equal --no-cache's). Samsa's own file is moved aside for the next run."""
+        if self._db is None:
+            return
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        self._db = None
+        if samsa_owned(self.path):
+            self._move_aside(f"corrupt ({error}); the rest of this run goes without it")
+        else:
+            self._warn(f"parse cache unreadable ({error}); the rest of this run goes without it")
+
+    @property
+    def usable(self) -> bool:
+        """False when the run goes without the cache (not samsa's file, or found corrupt)."""
+        return self._db is not None
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+
+    def __enter__(self) -> ParseCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- entries -----------------------------------------------------------------------------------------------
+    def get_many(self, parser_key: str, sentences: Sequence[str | Sequence[str]]) -> list[nx.DiGraph | None]:
+        """The cached graph of each input, or ``None``; bad entries are deleted and reported as misses."""
+        out: list[nx.DiGraph | None] = []
+        for sentence, payload in zip(sentences, self.get_payloads(parser_key, sentences), strict=True):
+            g = None if payload is None else decode_graph(payload, sentence)
+            if payload is not None and g is None:
+                self._drop(_key(parser_key, input_text(sentence)))
+            out.append(g)
+        return out
+
+    def get_payloads(self, parser_key: str, sentences: Sequence[str | Sequence[str]]) -> list[bytes | None]:
+        """The stored graph payload of each input whose parser key, input and digest check out, without decoding it
+        (the pipeline's workers decode in parallel, with :func:`decode_graph`); bad entries are deleted."""
+        return [None if e is None else e[0] for e in self.get_entries(parser_key, sentences)]
+
+    def get_entries(
+        self, parser_key: str, sentences: Sequence[str | Sequence[str]], scenes_version: str | None = None
+    ) -> list[tuple[bytes | None, bytes | None] | None]:
+        """``(graph payload, None)`` or, when ``scenes_version`` is given and the entry has a structure of that
+        version, ``(None, structure)``; None for a miss. Only what is returned is read and checked (digest, key,
+        input); a bad entry is deleted and reported as a miss."""
+        if self._db is None:
+            return [None] * len(sentences)
+        try:
+            return self._entries(parser_key, sentences, scenes_version)
+        except sqlite3.Error as e:
+            self._failed(e)
+            return [None] * len(sentences)
+
+    def _entries(
+        self, parser_key: str, sentences: Sequence[str | Sequence[str]], scenes_version: str | None
+    ) -> list[tuple[bytes | None, bytes | None] | None]:
+        assert self._db is not None
+        texts = [input_text(s) for s in sentences]
+        keys = [_key(parser_key, t) for t in texts]
+        found: dict[bytes, tuple[str, str, bytes | None, bytes | None, bytes | None]] = {}
+        unique = list(dict.fromkeys(keys))
+        # the graph is read only where no usable structure is: the warm path never moves graphs
+        query = ("SELECT key, parser, input, CASE WHEN scenes_version = ?1 THEN NULL ELSE payload END, "
+                 "CASE WHEN scenes_version = ?1 THEN NULL ELSE digest END, "
+                 "CASE WHEN scenes_version = ?1 THEN scenes END, CASE WHEN scenes_version = ?1 THEN scenes_digest END "
+                 "FROM parses WHERE key IN ({})")  # fmt: skip
+        for b in range(0, len(unique), 500):  # SQLite's bound-variable limit
+            chunk = unique[b : b + 500]
+            marks = ",".join(f"?{k + 2}" for k in range(len(chunk)))
+            for r in self._db.execute(query.format(marks), [scenes_version or "", *chunk]):
+                payload, digest = (bytes(r[3]), bytes(r[4])) if r[3] is not None else (None, None)
+                found[bytes(r[0])] = (r[1], r[2], payload, digest, None)
+                if r[5] is not None:
+                    found[bytes(r[0])] = (r[1], r[2], bytes(r[5]), bytes(r[6]) if r[6] is not None else None,
+                                          bytes(r[5]))  # fmt: skip
+        out: list[tuple[bytes | None, bytes | None] | None] = []
+        for text, key in zip(texts, keys, strict=True):
+            row = found.get(key)
+            if row is None:
+                out.append(None)
+                continue
+            parser, stored_input, blob, digest, scenes = row
+            version = (scenes_version or "") if scenes is not None else ""
+            if parser != parser_key or stored_input != text or blob is None or _digest(key, blob, version) != digest:
+                self._drop(key)
+                found.pop(key)
+                out.append(None)
+            else:
+                out.append((None, scenes) if scenes is not None else (blob, None))
+        return out
+
+    def _drop(self, key: bytes) -> None:
+        self.dropped += 1
+        assert self._db is not None
+        self._db.execute("DELETE FROM parses WHERE key = ?", (key,))
+
+    def put_many(self, parser_key: str, sentences: Sequence[str | Sequence[str]], graphs: Sequence[nx.DiGraph]) -> None:
+        """Store graphs (one transaction: all of them or, if the process dies, none)."""
+        self.put_encoded(parser_key, sentences, [encode_graph(g) for g in graphs])
+
+    def put_encoded(
+        self,
+        parser_key: str,
+        sentences: Sequence[str | Sequence[str]],
+        payloads: Sequence[bytes],
+        scenes: Sequence[bytes | None] | None = None,
+        scenes_version: str | None = None,
+    ) -> None:
+        """Store graphs already encoded by :func:`encode_graph`, with their encoded structures when given
+        (one transaction)."""
+        rows = []
+        now = time.time()
+        for k, (s, payload) in enumerate(zip(sentences, payloads, strict=True)):
+            text = input_text(s)
+            key = _key(parser_key, text)
+            st = scenes[k] if scenes is not None else None
+            st_digest, version = (
+                (None, None) if st is None else (_digest(key, st, scenes_version or ""), scenes_version)
+            )
+            rows.append((key, parser_key, text, payload, _digest(key, payload), now, st, st_digest, version))
+        self._write("INSERT OR REPLACE INTO parses VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def _write(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """One transaction of ``sql`` over ``rows``; nothing when the run goes without the cache."""
+        if self._db is None:
+            return
+        try:
+            with self._transaction():
+                self._db.executemany(sql, rows)
+        except sqlite3.Error as e:
+            if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
+                raise InputError(self.path, None, "parse cache is locked by another process; retry later") from None
+            self._failed(e)
+
+    def put_scenes(
+        self, parser_key: str, sentences: Sequence[str | Sequence[str]], scenes: Sequence[bytes], scenes_version: str
+    ) -> None:
+        """Add structures to entries already stored (derived from their graphs by a warm run; one transaction)."""
+        keys = [_key(parser_key, input_text(s)) for s in sentences]
+        rows = [
+            (st, _digest(key, st, scenes_version), scenes_version, key) for key, st in zip(keys, scenes, strict=True)
+        ]
+        self._write("UPDATE parses SET scenes = ?, scenes_digest = ?, scenes_version = ? WHERE key = ?", rows)
+
+    def _transaction(self) -> _Transaction:
+        assert self._db is not None
+        return _Transaction(self._db)
+
+    def _usable_db(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise InputError(self.path, None, "is not a usable samsa parse cache (see the warning above)")
+        return self._db
+
+    # -- maintenance -------------------------------------------------------------------------------------------
+    def info(self) -> dict[str, Any]:
+        """Path, size, entry count, and entries per parser key."""
+        db = self._usable_db()
+        per_parser = dict(db.execute("SELECT parser, COUNT(*) FROM parses GROUP BY parser ORDER BY parser"))
+        size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file()
+                   and not p.name.startswith(self.path.name + ".corrupt"))  # fmt: skip
+        return {"path": str(self.path), "schema": SCHEMA, "entries": sum(per_parser.values()), "bytes": size,
+                "parsers": per_parser}  # fmt: skip
+
+    def clear(self) -> int:
+        """Delete every entry; returns how many there were."""
+        db = self._usable_db()
+        with self._transaction():
+            (n,) = db.execute("SELECT COUNT(*) FROM parses").fetchone()
+            db.execute("DELETE FROM parses")
+        db.execute("VACUUM")
+        return int(n)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (rollback on error): writers queue on the busy timeout, never interleave."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        self.db.execute("ROLLBACK" if exc_type else "COMMIT")

@@ -1,0 +1,139 @@
+"""``samsa.evaluate``: every metric for one or more systems, in one call (what ``samsa evaluate`` prints).
+
+The command line reads files and calls this; Python users call it with lists of sentences::
+
+    from samsa import evaluate
+    evaluate({"mine": outputs}, test_set="hsplit", metrics="sari,bleu,fkgl,samsa")
+
+Sources and references come from a named test set under the data root (``test_set=``,
+``data=``) or are given (``orig_sents``, ``refs_sents`` as EASSE's reference streams).
+SAMSA uses gold UCCA when ``ucca`` names a directory of XML files, else the built-in
+parser's parse of the sources (parsed once for every system).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from os import PathLike
+from typing import Any
+
+from samsa.errors import InputError
+from samsa.lexical import per_sentence_refs
+from samsa.lexical.suite import METRICS, SuiteConfig, evaluate_lexical
+
+__all__ = ["NEEDS_REFERENCES", "evaluate", "file_refs", "parse_metrics", "test_set_corpus"]
+
+#: metrics that compare with references
+NEEDS_REFERENCES = frozenset({"sari", "sari_add", "sari_keep", "sari_del", "bleu", "ibleu", "fkbleu", "ld_sr"})
+
+
+def parse_metrics(metrics: str | Sequence[str]) -> list[str]:
+    """``"sari,bleu"`` or a list -> the metric names, unknown ones refused with the list of known ones."""
+    names = [m.strip() for m in (metrics.split(",") if isinstance(metrics, str) else metrics) if m.strip()]
+    unknown = sorted(set(names) - set(METRICS) - {"samsa"})
+    if unknown:
+        raise InputError(None, None, f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}, samsa")
+    if not names:
+        raise InputError(None, None, "no metric named")
+    return names
+
+
+def file_refs(streams: Sequence[Sequence[str]], n: int, separator: str | None, names: Sequence[str]) -> list[list[str]]:
+    """Reference files' lines -> references per sentence: a blank line is a missing reference, a split
+    reference (``separator``) is one text for the lexical metrics (as EASSE collapses WikiSplit's)."""
+
+    def clean(x: str) -> str:
+        return " ".join(x.replace(separator, " ").split()) if separator else (x if x.strip() else "")
+
+    return per_sentence_refs([[clean(x) for x in s] for s in streams], n, names=names)
+
+
+def test_set_corpus(name: str, data: str | PathLike[str] | None = None) -> tuple[list[str], list[list[str]]]:
+    """(sources, references per sentence) of a named test set."""
+    from samsa.testsets import get_orig_sents, get_refs_sents, get_test_set, test_set_files
+
+    ts = get_test_set(name)
+    orig = get_orig_sents(ts.name, data)
+    names = [str(p) for p in test_set_files(ts.name, data)[1]]
+    return orig, file_refs(get_refs_sents(ts.name, data), len(orig), ts.separator, names)
+
+
+test_set_corpus.__test__ = False  # type: ignore[attr-defined]
+
+
+def evaluate(
+    systems: Mapping[str, Sequence[str]] | Sequence[str],
+    *,
+    test_set: str | None = None,
+    orig_sents: Sequence[str] | None = None,
+    refs_sents: Sequence[Sequence[str]] | None = None,
+    refs_layout: str = "streams",
+    metrics: str | Sequence[str] = ("sari", "bleu", "fkgl"),
+    config: SuiteConfig | None = None,
+    data: str | PathLike[str] | None = None,
+    ucca: str | PathLike[str] | None = None,
+    jobs: int = 1,
+    dask: str | None = None,
+    cache: Any = None,
+    progress: Callable[[int], Any] | None = None,
+) -> dict[str, Any]:
+    """``{"test_set", "systems": {name: {metric: value}}, "signatures": {metric: signature}}``.
+
+    ``systems`` is ``{name: outputs}``, or one list of outputs (named ``"system"``); ``refs_sents`` is in
+    EASSE's layout (``refs_layout="streams"``) or one list per sentence (``"sentences"``); ``config`` holds the
+    lexical metrics' settings (default: ``SuiteConfig()``, what ``samsa evaluate`` uses).
+    """
+    config = config or SuiteConfig()
+    if not isinstance(systems, Mapping):
+        systems = {"system": systems}
+    wanted = parse_metrics(metrics)
+    refs: list[list[str]] | None
+    if test_set is not None:
+        if orig_sents is not None or refs_sents is not None:
+            raise InputError(None, None, "give either a test set or orig_sents/refs_sents, not both")
+        source, refs = test_set_corpus(test_set, data)
+    elif orig_sents is None:
+        raise InputError(None, None, "no sources: give test_set= or orig_sents=")
+    else:
+        source = list(orig_sents)
+        refs = per_sentence_refs(refs_sents, len(source), refs_layout) if refs_sents else None
+    for name, outs in systems.items():
+        if len(outs) != len(source):
+            raise InputError(name, min(len(outs), len(source)) + 1,
+                             f"has {len(outs)} lines for {len(source)} sources; must be line-parallel")  # fmt: skip
+    missing = sorted(set(wanted) & NEEDS_REFERENCES)
+    if missing and not refs:
+        raise InputError(None, None, f"metric(s) {', '.join(missing)} need references (--refs or a test set)")
+    lexical = [m for m in wanted if m != "samsa"]
+    results: dict[str, dict[str, Any]] = {}
+    signatures: dict[str, str] = {}
+    for name, outs in systems.items():
+        r = evaluate_lexical(source, list(outs), refs or [[s] for s in source], lexical, config)
+        signatures.update(r.pop("signatures"))
+        results[name] = r
+    if "samsa" in wanted:
+        scores, sig = _samsa(source, [list(o) for o in systems.values()], config, ucca, jobs, dask, cache, progress)
+        for name, (samsa_score, abl) in zip(systems, scores, strict=True):
+            results[name].update(samsa=samsa_score, samsa_abl=abl)
+        signatures.update(samsa=sig, samsa_abl=sig)
+    return {"test_set": test_set, "systems": results, "signatures": signatures}
+
+
+def _samsa(source: list[str], systems: list[list[str]], config: SuiteConfig, ucca: Any, jobs: int, dask: Any,
+           cache: Any, progress: Any) -> tuple[list[tuple[float, float]], str]:  # fmt: skip
+    """SAMSA of every system in one pass: gold UCCA of ``ucca``, else the built-in parser's UCCA of the sources."""
+    from samsa.engine.pipeline import Job, score_means
+    from samsa.registry import get_parser
+    from samsa.scoring.metric import Samsa, shared_parser
+
+    if ucca is not None:
+        xml = get_parser("xml", directory=ucca)
+        xml.check_count(len(source))
+        sources, kind, parser, cache = xml.files, "xml", xml, None
+    else:
+        parser = shared_parser("builtin")
+        sources, kind = source, "parse"
+    metric = Samsa(separator=config.separator, parser=parser, splitter=config.splitter)
+    job = Job(parser=parser if kind == "parse" else None, separator=config.separator, splitter=config.splitter)
+    scores = score_means(sources, systems, job, kind=kind, jobs=jobs, dask=dask, cache=cache, progress=progress)
+    return scores, metric.signature()

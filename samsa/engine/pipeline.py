@@ -1,0 +1,304 @@
+"""Parse and score a corpus chunk by chunk: in this process, in a process pool (``--jobs N``), or on Dask.
+
+The same :class:`~samsa.engine.executors.Worker` does the work of each chunk in this
+process (``jobs=1``), in each process of a pool, or on each Dask worker
+(:mod:`samsa.engine.executors`, :mod:`samsa.engine.distributed`); this module decides what
+goes into the chunks and what happens to the results.
+
+Chunks have a fixed size (:data:`CHUNK`) and are cut from windows of
+:data:`WINDOW` chunks, sources to parse longest first (:func:`chunk_order`),
+whatever the number of workers; results come back in input order, so the
+output is byte-identical for every ``--jobs``. The parent process keeps only
+what is needed to merge: corpus SAMSA is the mean of sentence scores, so
+partial results merge exactly. The
+parse cache is read and written by the parent only (workers never touch it).
+When a run only needs paper-mode scores, a cache hit travels as the source's
+scoring structure, not its graph: a warm run rebuilds no graph at all.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+
+from samsa.engine.executors import Item, ItemResult, Job, PoolExecutor, SerialExecutor, Worker
+from samsa.errors import InputError
+
+__all__ = [
+    "CHUNK",
+    "WINDOW",
+    "Item",
+    "ItemResult",
+    "Job",
+    "Worker",
+    "chunk_order",
+    "make_executor",
+    "parse_corpus",
+    "progress_bar",
+    "run_items",
+    "score_means",
+    "sentence_results",
+    "worker_count",
+]
+
+#: sentences per task: large enough to batch the parser well, small enough to keep memory flat
+CHUNK = 64
+#: chunks per window: the items of a window are chunked in :func:`chunk_order` (parse items by length)
+WINDOW = 16
+
+
+# -- the corpus loop ------------------------------------------------------------------------------------------
+
+
+def _windows(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    window: list[Item] = []
+    for it in items:
+        window.append(it)
+        if len(window) == size:
+            yield window
+            window = []
+    if window:
+        yield window
+
+
+def _with_cache(window: list[Item], cache: Any, key: str, scenes: str | None) -> list[Item]:
+    """The window with its parse items that have a cache entry turned into ``cached`` items carrying its graph
+    payload, or its structure when ``scenes`` (the current structure version) is given and the entry has one
+    (decoded by the workers)."""
+    out = list(window)
+    todo = [k for k, it in enumerate(window) if it.kind == "parse"]
+    found = cache.get_entries(key, [window[k].source for k in todo], scenes) if todo else []
+    for k, entry in zip(todo, found, strict=True):
+        if entry is not None:
+            it = window[k]
+            out[k] = Item("cached", it.source, it.outputs, it.origin, *entry)
+    return out
+
+
+#: what a tokenizer would split a raw source into, near enough to order by: runs of word characters, and
+#: every other non-space character alone
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def _length(it: Item) -> int:
+    """A source's length in tokens: its tokens when given, else an estimate known before tokenizing."""
+    return len(_TOKEN.findall(it.source)) if isinstance(it.source, str) else len(it.source)
+
+
+def chunk_order(window: Sequence[Item]) -> list[int]:
+    """The order a window's items are cut into chunks in: those still to parse, longest first (ties in input
+    order), then the others in input order.
+
+    Why: the parser pads each batch to its longest sentence, and a chunk of
+    sentences of similar length pads little (consecutive HSplit sources padded
+    the BiLSTM's input by 55%, sorted ones by 14%:
+    ``benchmarks/runtime_profile.py``); and the longest chunks go first, so
+    that the last ones, which decide when a pool is done, are the shortest.
+    Gold passages and cache hits keep their order: consecutive chunks,
+    results streamed as before. The order depends on the input alone, never on
+    ``--jobs``.
+    """
+    parse = sorted((k for k, it in enumerate(window) if it.kind == "parse"), key=lambda k: -_length(window[k]))
+    return parse + [k for k, it in enumerate(window) if it.kind != "parse"]
+
+
+@dataclass
+class _Window:
+    """One window's items (as given), their results as they come, and how many were yielded (input order)."""
+
+    items: list[Item]
+    results: list[ItemResult | None]
+    done: int = 0
+
+    def ready(self) -> Iterator[tuple[Item, ItemResult]]:
+        """The items whose result, and every earlier item's, is in; each once."""
+        while self.done < len(self.items) and self.results[self.done] is not None:
+            res = self.results[self.done]
+            self.results[self.done] = None  # let a yielded graph go
+            self.done += 1
+            yield self.items[self.done - 1], res  # type: ignore[misc]
+
+
+def run_items(
+    items: Iterable[Item],
+    executor: Any,
+    *,
+    cache: Any = None,
+    parser: Any = None,
+    return_graphs: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[tuple[Item, ItemResult]]:
+    """Run items through ``executor`` chunk by chunk; parsed graphs go to ``cache`` (when given) as they come.
+
+    Yields ``(item, result)`` in input order; ``result.graph`` is set for every
+    item with ``return_graphs`` (else graphs stay in the workers). Items are
+    read :data:`WINDOW` chunks at a time and cut into chunks in
+    :func:`chunk_order`; results are yielded as soon as they and all earlier
+    ones are in. A run that only scores in paper mode reads and writes the
+    structures the cache keeps beside its graphs.
+    """
+    from samsa.scoring.paper import structure_version
+
+    key = parser.cache_key() if cache is not None and parser is not None and hasattr(parser, "cache_key") else None
+    job = getattr(executor, "job", None)
+    paper = job is not None and job.score and job.compat == "paper" and not return_graphs
+    version = structure_version() if key is not None and paper else None
+    submitted: deque[tuple[_Window, list[int]]] = deque()
+
+    def chunks() -> Iterator[list[Item]]:
+        for given in _windows(items, CHUNK * WINDOW):
+            window = _with_cache(given, cache, key, version) if key is not None else given
+            state = _Window(given, [None] * len(given))
+            order = chunk_order(window)
+            for c in range(0, len(order), CHUNK):
+                idx = order[c : c + CHUNK]
+                submitted.append((state, idx))
+                yield [window[k] for k in idx]
+
+    want = ("all" if key is not None else "graphs") if return_graphs else "parsed" if key is not None else "none"
+    for results in executor.map(chunks(), want):
+        state, idx = submitted.popleft()
+        if key is not None:
+            _store(cache, key, version, [state.items[k] for k in idx], results)
+        for k, res in zip(idx, results, strict=True):
+            state.results[k] = res
+        yield from state.ready()
+        if progress is not None:
+            progress(len(idx))
+
+
+def _store(cache: Any, key: str, version: str | None, chunk: list[Item], results: list[ItemResult]) -> None:
+    """Fresh parses and repaired entries come back encoded (with their structures, when ``version``); cache hits
+    come back without a payload, and with a structure where the cache had only the graph."""
+    new = [(it.source, r.payload, r.scenes) for it, r in zip(chunk, results, strict=True) if r.payload is not None]
+    cache.dropped += sum(r.repaired for r in results)
+    if new:
+        cache.put_encoded(key, [s for s, _, _ in new], [b for _, b, _ in new],
+                          [st for _, _, st in new] if version else None, version)  # fmt: skip
+    derived = [(it.source, r.scenes) for it, r in zip(chunk, results, strict=True)
+               if r.payload is None and r.scenes is not None]  # fmt: skip
+    if derived and version:
+        cache.put_scenes(key, [s for s, _ in derived], [st for _, st in derived], version)
+
+
+def parse_corpus(
+    parser: Any,
+    sentences: Sequence[str | Sequence[str]],
+    *,
+    cache: Any = None,
+    jobs: int = 1,
+    dask: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[nx.DiGraph]:
+    """Parse sentences (cached, in parallel): graph ``k`` gets passage ID ``k`` (1-based), as ``parser.parse``."""
+    executor = make_executor(Job(parser=parser, score=False), jobs=jobs, dask=dask)
+    try:
+        items = (Item("parse", s) for s in sentences)
+        graphs = [_graph(r) for _, r in run_items(items, executor, cache=cache, parser=parser, return_graphs=True,
+                                                progress=progress)]  # fmt: skip
+    finally:
+        executor.close()
+    for k, g in enumerate(graphs, 1):
+        g.graph["passage_id"] = str(k)
+    return graphs
+
+
+def score_means(
+    sources: Sequence[Any],
+    systems: Sequence[Sequence[str]],
+    job: Job,
+    *,
+    kind: str = "parse",
+    jobs: int = 1,
+    dask: str | None = None,
+    cache: Any = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[tuple[float, float]]:
+    """Corpus (SAMSA, SAMSA-abl) of each system over ``sources`` (raw sentences, graphs or XML files per ``kind``).
+
+    Every system is scored in the same pass, so the sources are parsed once.
+    """
+    from samsa.scoring import corpus_mean
+
+    columns = list(zip(*systems, strict=True))
+    items = (Item(kind, src, outs, str(src) if kind == "xml" else "") for src, outs in zip(sources, columns,
+                                                                                            strict=True))  # fmt: skip
+    scores: list[tuple[list[float], list[float]]] = [([], []) for _ in systems]
+    executor = make_executor(job, jobs=jobs, dask=dask)
+    try:
+        parser = job.parser if kind == "parse" else None
+        for line, (item, res) in enumerate(run_items(items, executor, cache=cache, parser=parser,
+                                                     progress=progress), 1):  # fmt: skip
+            scored = sentence_results(item, line, res, lenient=job.lenient)
+            if scored is None:
+                continue
+            for (samsa, abl), r in zip(scores, scored, strict=True):
+                samsa.append(r.samsa)
+                abl.append(r.samsa_abl)
+    finally:
+        executor.close()
+    return [(corpus_mean(a), corpus_mean(b)) for a, b in scores]
+
+
+def sentence_results(
+    item: Item, line: int, res: ItemResult, systems: Sequence[str] | None = None, *, lenient: bool = False
+) -> list[Any] | None:
+    """One SentenceResult per system, or None for a passage dropped in lenient mode (a warning says why).
+
+    A scoring error (e.g. EASSE's index error) becomes an InputError naming the system file and line and the
+    source passage; in lenient mode it drops the line instead.
+    """
+    if res.dropped is not None:
+        warn(f"dropped line {line}: {res.dropped}")
+        return None
+    for s, r in enumerate(res.results):
+        if isinstance(r, str):
+            name = systems[s] if systems else None
+            message = f"{r} (source: {item.origin or 'line ' + str(line)})"
+            if lenient:
+                warn(f"dropped line {line}: {InputError(name, line, message)}")
+                return None
+            raise InputError(name, line, message)
+    return res.results
+
+
+def warn(message: str) -> None:
+    """One line on stderr, the way the CLI reports everything."""
+    print(f"samsa: warning: {message}", file=sys.stderr)
+
+
+def worker_count(jobs: int) -> int:
+    """``--jobs 0`` means one worker per CPU core."""
+    return jobs if jobs > 0 else (os.cpu_count() or 1)
+
+
+def progress_bar(total: int | None, desc: str, quiet: bool) -> Any:
+    """A tqdm bar on stderr (off when not a terminal, or with ``--quiet``)."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="sent", file=sys.stderr, disable=True if quiet else None, leave=False)
+
+
+def _graph(result: Any) -> nx.DiGraph:
+    """The graph of a parse item's result (asked for with ``return_graphs``)."""
+    if result.graph is None:
+        raise RuntimeError("a parse item came back without its graph")
+    return result.graph
+
+
+def make_executor(job: Job, *, jobs: int = 1, dask: str | None = None) -> Any:
+    """``dask``: ``"local"`` for a LocalCluster of ``jobs`` workers, or a scheduler address; else a pool or serial."""
+    if dask:
+        from samsa.engine.distributed import DaskExecutor
+
+        return DaskExecutor(job, dask, workers=max(jobs, 1))
+    if jobs > 1:
+        return PoolExecutor(job, jobs)
+    return SerialExecutor(job)

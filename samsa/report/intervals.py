@@ -1,0 +1,67 @@
+"""Bootstrap intervals and paired significance for ``samsa evaluate -ci / --paired-bs``.
+
+The arithmetic lives in :mod:`samsa.report.stats` (the report uses it too); this module picks
+the statistics of the metrics asked for and writes the figures beside the scores:
+``{metric}_lo`` and ``{metric}_hi`` (95% percentile interval) and ``{metric}_p`` (the paired
+bootstrap p-value of a system against the first one, the baseline, as sacrebleu's
+``--paired-bs``). A statistic is used only when its corpus value equals the printed score,
+so an interval always describes the number beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from samsa.errors import ConfigError
+
+__all__ = ["add_bootstrap"]
+
+
+def add_bootstrap(
+    result: dict[str, Any],
+    sources: Sequence[str],
+    systems: Mapping[str, Sequence[str]],
+    refs: Sequence[Sequence[str]] | None,
+    metrics: Sequence[str],
+    config: Any,
+    *,
+    resamples: int = 1000,
+    seed: int = 12345,
+    intervals: bool = True,
+    paired: bool = False,
+) -> None:
+    """Add the intervals and/or p-values to ``result["systems"]`` (as :func:`samsa.engine.evaluate.evaluate` returns it)
+    in place; ``result["bootstrap"]`` records the resamples and seed."""
+    from samsa.report.metrics import RESAMPLABLE, suite_stats
+    from samsa.report.stats import bootstrap_ci, paired_bootstrap, resample_indices
+
+    wanted = [m for m in metrics if m in RESAMPLABLE]
+    if not wanted:
+        raise ConfigError(f"-ci/--paired-bs resample {', '.join(RESAMPLABLE)}; none of them was asked for (-m)")
+    if paired and len(systems) < 2:
+        raise ConfigError("--paired-bs compares systems with the first: give at least two")
+    indices = resample_indices(len(sources), resamples, seed)
+    names = list(systems)
+    draws: dict[str, dict[str, Any]] = {}
+    for name in names:
+        stats = suite_stats(sources, systems[name], refs, wanted, config)
+        values = result["systems"][name]
+        for m, stat in stats.items():
+            if abs(stat.value() - float(values[m])) > 1e-6 * max(1.0, abs(float(values[m]))):
+                continue  # settings the statistics do not reproduce: no interval rather than a wrong one
+            draws.setdefault(name, {})[m] = (stat, stat.resampled(indices))
+            if intervals:
+                values[f"{m}_lo"], values[f"{m}_hi"] = bootstrap_ci(stat, indices, values=draws[name][m][1])
+    missing = sorted({m for m in wanted for n in names if m not in draws.get(n, {})})
+    if missing:
+        raise ConfigError(f"no bootstrap for {', '.join(missing)} with these settings (it covers EASSE SARI with "
+                          "F1 deletion, sacrebleu BLEU, EASSE FKGL and LD_SC)")  # fmt: skip
+    if paired:
+        base = draws[names[0]]
+        for name in names[1:]:
+            for m, (stat, vals) in draws[name].items():
+                _, p = paired_bootstrap(base[m][0], stat, indices, values=(base[m][1], vals))
+                result["systems"][name][f"{m}_p"] = p
+    result["bootstrap"] = {"resamples": resamples, "seed": seed, "level": 0.95,
+                           "baseline": names[0] if paired else None}  # fmt: skip

@@ -1,0 +1,323 @@
+"""The SAMSA metric object and the EASSE-compatible function API.
+
+:class:`Samsa` holds the choices that change numbers (aligner, compat mode,
+tokenizer, sentence separator, parser name) and reports them in its
+signature. The module-level functions mirror EASSE's names so that code
+written for EASSE ports with a changed import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, TypeAlias
+
+import networkx as nx
+
+from samsa import __version__
+from samsa.aligners.base import Aligner
+from samsa.errors import ConfigError, InputError
+from samsa.registry import get_aligner, get_parser
+from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean, scene_tokens, score_passage
+from samsa.signature import format_signature
+from samsa.text import SPLITTER_NAME, SPLITTERS, TOKENIZERS, split_output
+from samsa.ucca.validate import check_passage
+
+__all__ = [
+    "CorpusResult",
+    "Samsa",
+    "corpus_samsa",
+    "get_samsa_sentence_scores",
+    "sentence_samsa",
+    "shared_aligner",
+    "shared_parser",
+]
+
+#: a source: its UCCA graph, or its text (parsed with the metric's parser)
+Source: TypeAlias = "nx.DiGraph | str"
+
+
+@dataclass(frozen=True)
+class CorpusResult:
+    """Corpus SAMSA / SAMSA-abl (means of sentence scores) with every sentence's detail."""
+
+    samsa: float
+    samsa_abl: float
+    sentences: tuple[SentenceResult, ...]
+    signature: str
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self, detail: bool = False) -> dict[str, Any]:
+        return {
+            "name": "SAMSA",
+            "samsa": self.samsa,
+            "samsa_abl": self.samsa_abl,
+            "n_sentences": len(self.sentences),
+            "signature": self.signature,
+            "config": self.config,
+            **({"sentences": [s.to_dict() for s in self.sentences]} if detail else {}),
+        }
+
+
+class Samsa:
+    """SAMSA with fixed settings.
+
+    Parameters
+    ----------
+    aligner
+        A registry name (``"exact"``) or an :class:`~samsa.aligners.base.Aligner`.
+    compat
+        ``"paper"`` (default) or ``"easse"``; see ``docs/samsa.md``.
+    tokenizer
+        How output sentences are tokenized: ``"wordpunct"`` (default, as the
+        original scripts), ``"none"`` (already tokenized; EASSE's ``"plain"``), or
+        sacrebleu's ``"13a"`` / ``"intl"`` (what EASSE applies, its ``tokenizer=``).
+    lowercase
+        Lowercase the output tokens (after sentence splitting, which reads capitals),
+        and sources given as text before they are parsed (EASSE's ``lowercase=``).
+        The exact aligner ignores case either way.
+    separator
+        Sentence separator inside an output line (e.g. ``"<::::>"``); ``None``
+        uses the rule-based splitter.
+    parser
+        A parser object or registry name, used for sources given as text
+        (default: the built-in parser) and named in the signature.
+
+    Examples
+    --------
+    >>> from samsa.ucca.xml import load_passage
+    >>> g = load_passage("fixtures/ucca/paper/1_john_home_call.xml")
+    >>> Samsa(tokenizer="none").sentence_score(g, "John got home . John gave Mary a call .").samsa
+    100.0
+    """
+
+    def __init__(
+        self,
+        *,
+        aligner: str | Aligner = "exact",
+        compat: str = "paper",
+        tokenizer: str = "wordpunct",
+        separator: str | None = None,
+        parser: Any = None,
+        splitter: str = SPLITTER_NAME,
+        lowercase: bool = False,
+    ) -> None:
+        if compat not in COMPAT_MODES:
+            raise ConfigError(f"unknown compat mode {compat!r}; choose from {sorted(COMPAT_MODES)}")
+        if tokenizer not in TOKENIZERS:
+            raise ConfigError(f"unknown tokenizer {tokenizer!r}; choose from {sorted(TOKENIZERS)}")
+        self.aligner: Aligner = shared_aligner(aligner) if isinstance(aligner, str) else aligner
+        self.lowercase = bool(lowercase)
+        self.compat = compat
+        self.tokenizer = tokenizer
+        self.separator = separator
+        self.parser = parser
+        if splitter not in SPLITTERS:
+            raise ConfigError(f"unknown sentence splitter {splitter!r}; choose from {sorted(SPLITTERS)}")
+        self.splitter = splitter
+
+    def signature(self) -> str:
+        parser = self.parser if isinstance(self.parser, str) or self.parser is None else self.parser.signature()
+        return format_signature(
+            "SAMSA",
+            {
+                "compat": self.compat,
+                "parser": parser or "given",
+                "aligner": self.aligner.signature(),
+                "tok": self.tokenizer,
+                "lc": "yes" if self.lowercase else "no",
+                "split": "sep" if self.separator else self.splitter,
+            },
+            __version__,
+        )
+
+    def config(self) -> dict[str, Any]:
+        return {
+            "compat": self.compat,
+            "aligner": self.aligner.signature(),
+            "tokenizer": self.tokenizer,
+            "lowercase": self.lowercase,
+            "separator": self.separator,
+            "splitter": self.splitter,
+        }
+
+    def split(self, output: str | Sequence[Sequence[str]]) -> list[list[str]]:
+        """Output line -> tokenized sentences (already split input passes through)."""
+        if isinstance(output, str):
+            # split first: the splitter reads capital letters ("home. John"); then lowercase the tokens
+            sents = split_output(output, separator=self.separator, tokenizer=self.tokenizer, splitter=self.splitter)
+            return [[t.lower() for t in s] for s in sents] if self.lowercase else sents
+        return [list(s) for s in output]
+
+    def _graphs(self, sources: Sequence[Source]) -> list[nx.DiGraph]:
+        for k, s in enumerate(sources, 1):
+            if isinstance(s, nx.DiGraph):
+                check_passage(s, f"<source {k}>")  # a hand-built or foreign graph gets the XML reader's checks
+            elif not isinstance(s, str):
+                raise InputError(
+                    f"<source {k}>", None, f"a source is a UCCA graph or a sentence, not {type(s).__name__}"
+                )
+        texts = [s.lower() if self.lowercase else s for s in sources if isinstance(s, str)]
+        if not texts:
+            return list(sources)
+        if self.parser is None or isinstance(self.parser, str):
+            self.parser = shared_parser(self.parser or "builtin")  # text sources: the built-in parser by default
+        parsed = iter(self.parser.parse(texts))
+        return [next(parsed) if isinstance(s, str) else s for s in sources]
+
+    def prepare(
+        self,
+        graphs: Sequence[nx.DiGraph | None],
+        outputs: Sequence[str | Sequence[Sequence[str]]],
+        *,
+        structures: Sequence[Any] | None = None,
+    ) -> None:
+        """Let an aligner that annotates text (spaCy) do it once, in one batch, for the whole corpus.
+
+        ``structures`` (paper mode, where known: ``graph_structure``) give the scenes' words without the graph.
+        """
+        prepare = getattr(self.aligner, "prepare", None)
+        if prepare is None:
+            return
+        token_lists: list[list[str]] = []
+        for k, g in enumerate(graphs):
+            st = structures[k] if structures is not None and self.compat == "paper" else None
+            if st is not None:
+                token_lists.extend(list(sc.words) for sc in st)
+            elif g is not None:
+                token_lists.extend(scene_tokens(g, self.compat))
+        token_lists += [sent for o in outputs for sent in self.split(o)]
+        prepare(token_lists)
+
+    def sentence_score(
+        self, source: Source, output: str | Sequence[Sequence[str]], *, structure: Any = None
+    ) -> SentenceResult:
+        """Score one source (UCCA graph, or text when a parser is set) against one output line.
+
+        ``structure`` (``samsa.scoring.graph_structure(g, compat)``) saves recomputing the
+        graph's scenes and centers when one source is scored against several outputs.
+        """
+        _check_output(output, 1)
+        (g,) = self._graphs([source])
+        return self.score_graph(g, output, structure=structure)
+
+    def score_graph(
+        self, g: nx.DiGraph | None, output: str | Sequence[Sequence[str]], *, structure: Any = None
+    ) -> SentenceResult:
+        """:meth:`sentence_score` for a graph already validated (the pipeline's workers check each graph once);
+        ``g`` may be None when a paper-mode ``structure`` is given (a warm parse cache keeps only that)."""
+        return score_passage(g, self.split(output), self.aligner, self.compat, structure)
+
+    def corpus_score(
+        self,
+        sources: Sequence[Source],
+        outputs: Sequence[str | Sequence[Sequence[str]]],
+        *,
+        progress: Callable[[Any], Any] | None = None,
+    ) -> CorpusResult:
+        """Score line-parallel sources and outputs; the corpus score is the mean of sentence scores."""
+        _check_corpus(sources, outputs)
+        graphs = self._graphs(sources)
+        self.prepare(graphs, outputs)
+        pairs = zip(graphs, outputs, strict=True)
+        if progress is not None:
+            pairs = progress(pairs)
+        results = tuple(score_passage(g, self.split(o), self.aligner, self.compat) for g, o in pairs)
+        return CorpusResult(
+            corpus_mean([r.samsa for r in results]),
+            corpus_mean([r.samsa_abl for r in results]),
+            results,
+            self.signature(),
+            self.config(),
+        )
+
+
+@lru_cache(maxsize=8)
+def shared_parser(name: str) -> Any:
+    """The parser registered as ``name`` with default options, built once per process.
+
+    Loading the built-in parser takes about a second (spaCy and the weights); the
+    EASSE-style functions below are called once per sentence or corpus, so they share it.
+    """
+    return get_parser(name)
+
+
+@lru_cache(maxsize=8)
+def shared_aligner(name: str) -> Aligner:
+    """The aligner registered as ``name`` with default options, built once per process (spaCy for sultan)."""
+    return get_aligner(name)
+
+
+def _metric(settings: dict[str, Any]) -> tuple[Samsa, bool]:
+    verbose = bool(settings.pop("verbose", False))
+    return Samsa(**settings), verbose
+
+
+def _progress(verbose: bool) -> Callable[[Any], Any] | None:
+    if not verbose:
+        return None
+    from tqdm import tqdm
+
+    return lambda it: tqdm(it, desc="samsa", unit="sent")
+
+
+def score(
+    orig_sents: Sequence[Source], sys_sents: Sequence[str | Sequence[Sequence[str]]], **settings: Any
+) -> CorpusResult:
+    """Corpus and sentence scores with per-scene detail (which sentence each scene
+    matched, which centers were found), so that every number can be explained.
+
+    ``settings`` are :class:`Samsa`'s keywords (``aligner``, ``compat``, ``tokenizer``,
+    ``lowercase``, ``separator``, ``parser``) and EASSE's ``verbose``.
+    """
+    metric, verbose = _metric(settings)
+    return metric.corpus_score(orig_sents, sys_sents, progress=_progress(verbose))
+
+
+def get_samsa_sentence_scores(orig_sents: Sequence[Source], sys_sents: Sequence[str], **settings: Any) -> list[float]:
+    """Sentence-level SAMSA (0-100) of each pair, as EASSE's function of this name.
+
+    EASSE's keywords keep their meaning: ``lowercase``, ``tokenizer`` (``"13a"``,
+    ``"intl"``, ``"plain"``/``"none"``, plus ours ``"wordpunct"``, the default) and
+    ``verbose``; the parser is built once per process.
+    """
+    return [r.samsa for r in score(orig_sents, sys_sents, **settings).sentences]
+
+
+def corpus_samsa(orig_sents: Sequence[Source], sys_sents: Sequence[str], **settings: Any) -> float:
+    """Corpus-level SAMSA (0-100): the mean of sentence scores, as in EASSE (same keywords)."""
+    return score(orig_sents, sys_sents, **settings).samsa
+
+
+def sentence_samsa(orig_sent: Source, sys_sent: str, **settings: Any) -> float:
+    """SAMSA (0-100) of one source and one output line, as in EASSE (same keywords)."""
+    metric, _ = _metric(settings)
+    return metric.sentence_score(orig_sent, sys_sent).samsa
+
+
+def _check_corpus(sources: Any, outputs: Any) -> None:
+    """Line-parallel, non-empty sequences of sources and outputs (an InputError says what is wrong)."""
+    for name, seq in (("sources", sources), ("outputs", outputs)):
+        if isinstance(seq, (str, bytes)) or not isinstance(seq, Sequence):
+            raise InputError(
+                f"<{name}>", None, f"expected a sequence (one item per sentence), got {type(seq).__name__}"
+            )
+    if len(sources) != len(outputs):
+        raise InputError(None, None, f"{len(sources)} sources but {len(outputs)} outputs; they must be line-parallel")
+    if not sources:
+        raise InputError(None, None, "nothing to score: no sentences")
+    for k, o in enumerate(outputs, 1):
+        _check_output(o, k)
+
+
+def _check_output(output: Any, k: int) -> None:
+    if isinstance(output, str):
+        return
+    if isinstance(output, Sequence) and all(
+        isinstance(sent, Sequence) and not isinstance(sent, str) and all(isinstance(t, str) for t in sent)
+        for sent in output
+    ):
+        return
+    raise InputError(f"<outputs {k}>", None, f"an output is a line of text or a list of token lists, not "
+                     f"{type(output).__name__}")  # fmt: skip

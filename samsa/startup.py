@@ -1,0 +1,393 @@
+"""Start-up of the ``samsa`` command: spaCy's own command line and networkx's algorithms are imported only if
+something uses them, and spaCy's network library does not import PyTorch.
+
+``import spacy`` runs ``from .cli.info import info``, which imports spaCy's
+whole command-line interface (typer, weasel, httpx, its download and project
+commands): about a third of spaCy's import time, 0.3-0.5 s of every ``samsa``
+run that parses, for a function (``spacy.info``) samsa never calls. The
+``samsa`` executable (not the library: importing ``samsa`` changes nothing)
+therefore registers stand-ins for ``spacy.cli`` and ``spacy.cli.info`` before
+spaCy is imported. They are transparent: the first use of anything under
+``spacy.cli`` (an attribute, a submodule import, a call of ``spacy.info``)
+imports the real package and hands over to it. ``docs/BENCHMARKS.md`` has the
+start-up figures; ``tests/test_pipeline.py`` checks both the saving and the
+hand-over.
+
+When PyTorch is installed (a research environment, or samsa's own ``[train]``
+extra), spaCy's network library thinc imports it at its own import
+(``thinc.compat``) for its PyTorch interoperability, which samsa never uses:
+about 2 s of every ``samsa`` run that loads spaCy. The executable therefore
+lets ``thinc.compat`` find no PyTorch (:func:`hide_torch_from_thinc`), as in a
+virtualenv without it, and so do the workers of a LocalCluster samsa starts
+(:mod:`samsa.engine.distributed`); spaCy's pipelines run on thinc's numpy operations
+either way, and ``import torch`` works as usual afterwards.
+
+``import networkx`` imports and star-imports networkx's whole library
+(algorithms, generators, readers and writers, linear algebra, drawing): two
+thirds of its import time, some 70 ms of every ``samsa`` command, while
+samsa's graph model is ``networkx.DiGraph`` (``networkx.classes``). The
+executable therefore has those subpackages left out while networkx imports
+(:func:`defer_networkx_library`); the first name of theirs that is used
+(``networkx.descendants``) or a ``dir(networkx)`` imports them all and gives
+networkx the namespace a plain import gives it, and importing one of them
+works as usual. (What this does not reproduce: a subpackage imported directly
+whose own import reads another's names from ``networkx``; nothing in samsa,
+the only code the executable runs, does.) Neither ``import samsa`` nor
+``import samsa.cli`` imports networkx (their names load on first use), so
+that the executable can do this first.
+
+On Linux with glibc, the executable also keeps large freed memory blocks in
+the process for reuse (:func:`tune_allocator`): the parser's numpy
+temporaries (the BiLSTM's input projections, some 1-13 MB a batch) are above
+glibc's default mmap threshold, so each one was mapped afresh, faulted in page
+by page and unmapped again: system time spent on every batch (docs/BENCHMARKS.md,
+"Where the time goes"). The workers of a LocalCluster samsa starts get the same
+setting through their environment (:func:`allocator_environ`, :mod:`samsa.engine.distributed`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+__all__ = [
+    "NETWORKX_DEFERRED",
+    "allocator_environ",
+    "defer_networkx_library",
+    "defer_spacy_cli",
+    "hide_torch_from_thinc",
+    "tune_allocator",
+]
+
+_NAMES = ("spacy.cli.info", "spacy.cli")
+
+
+class _StandIn(ModuleType):
+    """A module that imports the real ``spacy.cli`` on its first attribute access."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):  # the import system probing (``__path__``): not a use
+            raise AttributeError(name)
+        real = _load_real()
+        target = real if self.__name__ == "spacy.cli" else importlib.import_module(self.__name__)
+        return getattr(target, name)
+
+
+class _HandOver(importlib.abc.MetaPathFinder):
+    """Before any real submodule of ``spacy.cli`` is imported, the real package replaces the stand-ins; the
+    ``spacy`` package itself gets ``spacy.cli`` (the stand-in) as an attribute, as a real import would give it."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if not _active():
+            return None
+        if name == "spacy":
+            spec = importlib.machinery.PathFinder.find_spec(name, path)
+            if spec is not None and spec.loader is not None:
+                spec.loader = _WithCli(spec.loader)
+            return spec
+        if name.startswith("spacy.cli.") and name not in _NAMES:
+            _load_real()
+        return None  # the regular finders do the import
+
+
+class _Wrapped(importlib.abc.Loader):
+    """A module's own loader, whose ``exec_module`` a subclass surrounds with something of its own."""
+
+    def __init__(self, loader: Any) -> None:
+        self.loader = loader
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def __getattr__(self, name: str) -> Any:  # get_data, get_filename, get_resource_reader, ...: the real loader's
+        return getattr(self.loader, name)
+
+
+class _WithCli(_Wrapped):
+    """The ``spacy`` package's own loader, with ``spacy.cli`` bound before the package's code runs."""
+
+    def exec_module(self, module: ModuleType) -> None:
+        if _active():
+            module.cli = sys.modules["spacy.cli"]  # type: ignore[attr-defined]
+        self.loader.exec_module(module)
+
+
+def _active() -> bool:
+    return isinstance(sys.modules.get("spacy.cli"), _StandIn)
+
+
+def _load_real() -> ModuleType:
+    """Drop the stand-ins and import the real ``spacy.cli`` (idempotent)."""
+    for name in _NAMES:
+        if isinstance(sys.modules.get(name), _StandIn):
+            del sys.modules[name]
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _HandOver)]
+    real = importlib.import_module("spacy.cli")
+    spacy = sys.modules.get("spacy")
+    if spacy is not None:
+        spacy.cli = real  # type: ignore[attr-defined]
+        spacy.info = real.info  # type: ignore[attr-defined]
+    return real
+
+
+def _info(*args: Any, **kwargs: Any) -> Any:
+    """``spacy.info``: imports spaCy's command line, then runs the real function."""
+    return _load_real().info(*args, **kwargs)
+
+
+def defer_spacy_cli() -> bool:
+    """Register the stand-ins if spaCy is installed and not imported yet; returns whether it did."""
+    root = _package_dir("spacy")
+    if root is None or "spacy.cli" in sys.modules:
+        return False
+    cli_dir = root / "cli"
+    if not (cli_dir / "__init__.py").is_file() or not (cli_dir / "info.py").is_file():
+        return False  # another layout: import it the normal way
+    cli = _StandIn("spacy.cli")
+    cli.__path__ = [str(cli_dir)]
+    info = _StandIn("spacy.cli.info")
+    info.info = _info  # type: ignore[attr-defined]
+    sys.modules["spacy.cli"] = cli
+    sys.modules["spacy.cli.info"] = info
+    sys.meta_path.insert(0, _HandOver())
+    return True
+
+
+class _TorchHiddenFromThinc(importlib.abc.MetaPathFinder):
+    """Wraps the loader of ``thinc.compat``; while that module runs, ``torch`` cannot be found. Leaves
+    ``sys.meta_path`` once it has done so."""
+
+    def __init__(self) -> None:
+        self.active = False
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if self.active and (name == "torch" or name.startswith("torch.")):
+            raise ModuleNotFoundError(f"No module named {name!r} (hidden from thinc by samsa)", name=name)
+        if name != "thinc.compat" or self.active:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _Hiding(spec.loader, self)
+        return spec
+
+
+class _WhileActive(_Wrapped):
+    """A module's own loader, run while ``finder`` is active; the finder leaves ``sys.meta_path`` afterwards."""
+
+    def __init__(self, loader: Any, finder: Any) -> None:
+        super().__init__(loader)
+        self.finder = finder
+
+    @contextmanager
+    def finder_active(self) -> Iterator[None]:
+        self.finder.active = True
+        try:
+            yield
+        finally:
+            self.finder.active = False
+            sys.meta_path[:] = [f for f in sys.meta_path if f is not self.finder]
+
+
+class _Hiding(_WhileActive):
+    """``thinc.compat``'s own loader, run while ``finder`` hides PyTorch."""
+
+    def exec_module(self, module: ModuleType) -> None:
+        with self.finder_active():
+            self.loader.exec_module(module)
+
+
+def hide_torch_from_thinc() -> bool:
+    """Let ``thinc.compat``, when it is imported, find no PyTorch (unless PyTorch or thinc is imported already:
+    then nothing changes); returns whether it registered the finder."""
+    if "torch" in sys.modules or "thinc.compat" in sys.modules:
+        return False
+    sys.meta_path.insert(0, _TorchHiddenFromThinc())
+    return True
+
+
+#: networkx's subpackages that ``import networkx`` runs and star-imports, in its order; samsa's graph model needs
+#: none of them (``networkx.classes``), and they are two thirds of networkx's import time
+NETWORKX_DEFERRED = ("generators", "readwrite", "algorithms", "linalg", "drawing")
+
+
+class _NetworkxDeferred(importlib.abc.MetaPathFinder):
+    """Wraps the loader of the ``networkx`` package: while its ``__init__`` runs, the deferred subpackages are
+    empty stand-ins (their star-imports import nothing). Leaves ``sys.meta_path`` once it has done so."""
+
+    def __init__(self) -> None:
+        self.active = False
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if self.active:
+            if name.startswith("networkx.") and name[len("networkx.") :] in NETWORKX_DEFERRED:
+                return importlib.machinery.ModuleSpec(name, _EmptyPackage(), is_package=True)
+            return None
+        if name != "networkx":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _Deferring(spec.loader, self)
+        return spec
+
+
+class _EmptyPackage(importlib.abc.Loader):
+    """Loader of a stand-in: an empty package (nothing to star-import, no submodules)."""
+
+    def create_module(self, spec: Any) -> ModuleType:
+        module = ModuleType(spec.name)
+        module.__path__ = []
+        module.__all__ = []  # type: ignore[attr-defined]
+        module.__samsa_stand_in__ = True  # type: ignore[attr-defined]
+        return module
+
+    def exec_module(self, module: ModuleType) -> None:
+        pass
+
+
+class _Deferring(_WhileActive):
+    """``networkx``'s own loader, run with the stand-ins; afterwards they are dropped and the package finds a name
+    it lacks by importing the real subpackages then (:func:`_networkx_hooks`). Should networkx's own code
+    need one of them while it is imported (another networkx version), it is imported again the normal way."""
+
+    def exec_module(self, module: ModuleType) -> None:
+        try:
+            with self.finder_active():
+                self.loader.exec_module(module)
+        except Exception:  # whatever went wrong with the stand-ins: the import the normal way decides
+            _drop_stand_ins(module)
+            self.loader.exec_module(module)
+            return
+        _drop_stand_ins(module)
+        _networkx_hooks(module)
+
+
+def _drop_stand_ins(module: ModuleType) -> None:
+    for sub in NETWORKX_DEFERRED:
+        name = f"{module.__name__}.{sub}"
+        if getattr(sys.modules.get(name), "__samsa_stand_in__", False):
+            del sys.modules[name]
+        if getattr(module.__dict__.get(sub), "__samsa_stand_in__", False):
+            del module.__dict__[sub]
+
+
+def _networkx_hooks(module: ModuleType) -> None:
+    """Give ``networkx`` a module ``__getattr__`` and ``__dir__``: the first name it lacks (or a ``dir``) imports
+    the deferred subpackages in networkx's order and copies what their star-imports would have copied
+    (``networkx.descendants``...); networkx's own ``__getattr__`` is back from then on."""
+    original = module.__dict__.get("__getattr__")
+
+    def load() -> None:
+        module.__dict__.pop("__dir__", None)
+        if original is None:
+            module.__dict__.pop("__getattr__", None)
+        else:
+            module.__dict__["__getattr__"] = original
+        for sub in NETWORKX_DEFERRED:
+            real = importlib.import_module(f"{module.__name__}.{sub}")
+            names = getattr(real, "__all__", None)
+            for public in [n for n in vars(real) if not n.startswith("_")] if names is None else names:
+                setattr(module, public, getattr(real, public))
+
+    def __getattr__(name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):  # the import system probing: not a use
+            raise AttributeError(name)
+        load()
+        if name in module.__dict__:
+            return module.__dict__[name]
+        if original is not None:
+            return original(name)
+        raise AttributeError(f"module {module.__name__!r} has no attribute {name!r}")
+
+    def __dir__() -> list[str]:
+        load()
+        return sorted(module.__dict__)
+
+    module.__dict__.update(__getattr__=__getattr__, __dir__=__dir__)
+
+
+def defer_networkx_library() -> bool:
+    """Have ``import networkx`` leave out its algorithms, generators, readers and drawing until a name of theirs is
+    used (unless networkx is imported already, or laid out otherwise); returns whether it registered the finder."""
+    root = _package_dir("networkx")
+    if root is None or not all((root / sub / "__init__.py").is_file() for sub in NETWORKX_DEFERRED):
+        return False
+    sys.meta_path.insert(0, _NetworkxDeferred())
+    return True
+
+
+def _package_dir(name: str) -> Path | None:
+    """The directory of package ``name`` if it is installed and not imported yet (else None)."""
+    if name in sys.modules:
+        return None
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+# glibc's ``mallopt`` parameters (malloc.h) and the values the executable sets
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+#: blocks up to this size come from the heap, not from a fresh mapping (the largest parser temporary is ~13 MB)
+MMAP_THRESHOLD = 32 << 20
+#: free memory at the top of the heap is returned to the system only beyond this
+TRIM_THRESHOLD = 64 << 20
+
+
+def tune_allocator() -> bool:
+    """Make glibc's allocator reuse large freed blocks instead of mapping and unmapping them each time; returns
+    whether it did.
+
+    Why: a parse allocates numpy temporaries of 1-13 MB per batch, above glibc's
+    mmap threshold, so each came as a fresh mapping whose pages the kernel faulted
+    in one by one and took back at ``free``. Set once in the executable's process
+    (before the pool forks, so its workers inherit it), not by the library: how a
+    process allocates is its owner's choice. Nothing changes off glibc, or when the
+    environment sets glibc's own knobs (any ``MALLOC_*`` variable or
+    ``GLIBC_TUNABLES``): those win.
+    """
+    if not _allocator_is_ours():
+        return False
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    # the mmap threshold first: setting either one fixes both (glibc stops adjusting them itself)
+    return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+
+
+def allocator_environ() -> dict[str, str]:
+    """The environment that gives a new process :func:`tune_allocator`'s setting from its start (glibc reads
+    these variables then): for worker processes that samsa starts itself and that do not fork from the
+    executable (a LocalCluster's, spawned by Dask's nanny, whose default environment sets glibc's trim
+    threshold to 64 KiB, which also fixes the mmap threshold at 128 KiB). Empty where :func:`tune_allocator`
+    would change nothing (off glibc, or glibc's knobs already in the environment)."""
+    if not _allocator_is_ours():
+        return {}
+    return {"MALLOC_MMAP_THRESHOLD_": str(MMAP_THRESHOLD), "MALLOC_TRIM_THRESHOLD_": str(TRIM_THRESHOLD)}
+
+
+def _allocator_is_ours() -> bool:
+    """Linux with glibc, and none of glibc's allocator knobs in the environment (whoever set them decides)."""
+    if not sys.platform.startswith("linux") or "GLIBC_TUNABLES" in os.environ:
+        return False
+    if any(name.startswith("MALLOC_") for name in os.environ):
+        return False
+    try:
+        return bool(os.confstr("CS_GNU_LIBC_VERSION"))
+    except (ValueError, OSError):  # no such name: not glibc
+        return False

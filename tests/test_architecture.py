@@ -1,0 +1,128 @@
+"""The package's shape: each folder a layer that imports only from itself and the layers below it, no import
+cycle between modules (imports inside functions included), no module over 400 lines (docs/architecture.md)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "samsa"
+MAX_LINES = 400
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def resolve(name: str, known: dict[str, Path]) -> str | None:
+    """The samsa module an import names (a package's ``__init__`` when the name is a package)."""
+    while name and name not in known:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def imports(path: Path, known: dict[str, Path]) -> set[str]:
+    """Every samsa module ``path`` imports, at module level or inside functions (``TYPE_CHECKING`` aside)."""
+    me = module_name(path)
+    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            node.body = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(
+                    package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
+                )
+            targets = [f"{base}.{a.name}" for a in node.names]
+        else:
+            continue
+        for t in targets:
+            if t.split(".")[0] == "samsa":
+                hit = resolve(t, known)
+                if hit and hit != me and not (hit == "samsa" and t != "samsa"):
+                    out.add(hit)
+    return out
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def import_graph() -> dict[str, set[str]]:
+    known = modules()
+    # a package's __init__ is not an edge to its own modules' importers: 'from samsa.x import y' names module y
+    return {name: imports(path, known) for name, path in known.items()}
+
+
+#: the layers, bottom up: a module may import from its own layer and the ones before it (samsa/*.py are the
+#: foundation; __main__ is the command line's)
+LAYERS = ("foundation", "ucca", "aligners", "parsers", "scoring", "lexical", "engine", "studies", "report", "cli",
+          "easse")  # fmt: skip
+
+
+def layer(module: str) -> str:
+    if module == "samsa.__main__":
+        return "cli"
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in LAYERS else "foundation"
+
+
+def test_every_import_goes_down_the_layers():
+    upward = [f"{src} -> {dst}" for src, dsts in import_graph().items() for dst in dsts
+              if LAYERS.index(layer(dst)) > LAYERS.index(layer(src))]  # fmt: skip
+    assert upward == []
+
+
+def test_no_import_cycle():
+    assert cycles(import_graph()) == []
+
+
+def test_no_module_over_400_lines():
+    long = {module_name(p): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+def test_the_cycle_finder_finds_cycles():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
