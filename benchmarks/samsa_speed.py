@@ -2,6 +2,12 @@
 
 Usage:
     python benchmarks/samsa_speed.py [--n 1000] [--compat paper] [--out benchmarks/results/samsa_speed.json]
+    python benchmarks/samsa_speed.py --startup     # adds the start-up figures to the same file
+
+``--startup`` times the ``samsa`` executable of this virtualenv on three one-line jobs (``samsa --help``,
+``score`` on one gold XML file, ``score`` parsing one sentence without the cache), the median of
+``--repeat`` runs, with all of the executable's start-up steps (``samsa.startup``), with each left out
+(``SAMSA_STARTUP_OFF``), and with none.
 
 The first N files of ../shared/data/ucca/wiki/train (natural order) are copied
 into a temporary directory; the system output is each source sentence with its
@@ -80,13 +86,65 @@ def run(n: int, compat: str) -> dict[str, object]:
     }
 
 
+STARTUP_CONFIGS = {"all steps": "", "without networkx": "networkx", "without spacy-cli": "spacy-cli",
+                   "without torch": "torch", "without allocator": "allocator", "no step": "all"}  # fmt: skip
+
+
+def startup(repeat: int) -> dict[str, object]:
+    import statistics
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    exe = str(Path(sys.executable).parent / "samsa")
+    with tempfile.TemporaryDirectory() as tmp:
+        gold = Path(tmp) / "gold"
+        gold.mkdir()
+        shutil.copy(root / "fixtures/ucca/paper/1_john_home_call.xml", gold / "1.xml")
+        out = Path(tmp) / "out.txt"
+        out.write_text("John got home. John gave Mary a call.\n", encoding="utf-8")
+        src = Path(tmp) / "src.txt"
+        src.write_text("John got home and gave Mary a call.\n", encoding="utf-8")
+        jobs = {"help": [exe, "--help"], "score_gold_one_line": [exe, "score", "--ucca", str(gold), str(out)],
+                "score_parser_one_line": [exe, "score", "--source", str(src), str(out), "--no-cache"]}  # fmt: skip
+        table: dict[str, dict[str, float]] = {}
+        for config, off in STARTUP_CONFIGS.items():
+            env = {**os.environ, "SAMSA_STARTUP_OFF": off}
+            table[config] = {}
+            for name, argv in jobs.items():
+                times = []
+                for _ in range(repeat):
+                    start = time.perf_counter()
+                    subprocess.run(argv, env=env, check=True, capture_output=True)
+                    times.append(time.perf_counter() - start)
+                table[config][name] = round(statistics.median(times), 3)
+            print(config, table[config], flush=True)
+    try:
+        import torch  # noqa: F401
+
+        torch_installed = True
+    except ImportError:
+        torch_installed = False
+    return {"repeat": repeat, "torch_installed": torch_installed, "seconds": table}
+
+
 def cli() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--compat", default="paper", choices=["paper", "easse"])
     ap.add_argument("--out", default="benchmarks/results/samsa_speed.json")
+    ap.add_argument("--startup", action="store_true", help="time the executable's start-up steps instead")
+    ap.add_argument("--repeat", type=int, default=7, help="--startup: runs per figure (default: %(default)s)")
     args = ap.parse_args()
-    result = run(args.n, args.compat)
+    if args.startup:
+        result = json.loads(Path(args.out).read_text()) if Path(args.out).is_file() else {}
+        result["startup"] = startup(args.repeat)
+        result["startup"]["command"] = f"python benchmarks/samsa_speed.py --startup --repeat {args.repeat}"
+    else:
+        kept = json.loads(Path(args.out).read_text()).get("startup") if Path(args.out).is_file() else None
+        result = run(args.n, args.compat)
+        if kept:
+            result["startup"] = kept
     text = json.dumps(result, indent=2)
     print(text)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -38,10 +38,15 @@ from samsa.ucca.graph import tokens
 from samsa.ucca.xml import list_passage_files, load_passage
 
 
-def one_set(gold_rel: str, parser: str) -> dict:
+def one_set(gold_rel: str, parser: str, scene_bias: float | None = None) -> dict:
+    """The battery on one gold set; EWT sets are parsed under their guidelines' style (UCCA v2), the others
+    under the Wiki style, as ``benchmarks/parser_eval.py`` parses them."""
     gold = [load_passage(f) for f in list_passage_files(DATA / "ucca" / gold_rel)]
+    options: dict = {"style": "ewt" if gold_rel.startswith("ewt") else "wiki"} if parser.startswith("builtin") else {}
+    if scene_bias is not None:
+        options["scene_bias"] = scene_bias
     start = time.perf_counter()
-    parsed = get_parser(parser).parse([tokens(g) for g in gold])
+    parsed = get_parser(parser, **options).parse([tokens(g) for g in gold])
     parse_seconds = time.perf_counter() - start
     metric = Samsa(tokenizer="none", separator=SEPARATOR)
     outputs = synthetic_outputs(gold)
@@ -57,6 +62,7 @@ def one_set(gold_rel: str, parser: str) -> dict:
     return {
         "gold": gold_rel,
         "sentences": len(gold),
+        "parser_options": options,
         "parse_seconds": round(parse_seconds, 1),
         "outputs": {n: {k: _round(v) for k, v in asdict(stats[n]).items()} for n in names},
         "outputs_abl": {n: {k: _round(v) for k, v in asdict(abl[n]).items()} for n in names},
@@ -100,18 +106,20 @@ def main() -> None:
                     help="gold sets under the data's ucca/ folder (default: %(default)s)")  # fmt: skip
     ap.add_argument("--parser", nargs="+", default=["builtin", "builtin:accurate"],
                     help="parsers (default: %(default)s)")  # fmt: skip
+    ap.add_argument("--scene-bias", type=float, default=None, help="decode with this Scene bias (a sweep on dev)")
     ap.add_argument(
         "--out", default="validity.json", help="result file under benchmarks/results/ (default: %(default)s)"
     )
     args = ap.parse_args()
     runs = []
     for parser in args.parser:
-        results = [one_set(g, parser) for g in args.gold]
+        results = [one_set(g, parser, args.scene_bias) for g in args.gold]
         for r in results:
             print(f"{parser}: {table(r)}", end="\n\n")
         runs.append({"parser": parser, "sets": results})
     command = "python benchmarks/validity.py " + " ".join(sys.argv[1:])
     write_json(args.out, {"command": command.strip(), "runs": runs})
+
 
 if __name__ == "__main__":
     main()

@@ -37,12 +37,10 @@ the only code the executable runs, does.) Neither ``import samsa`` nor
 that the executable can do this first.
 
 On Linux with glibc, the executable also keeps large freed memory blocks in
-the process for reuse (:func:`tune_allocator`): the parser's numpy
-temporaries (the BiLSTM's input projections, some 1-13 MB a batch) are above
-glibc's default mmap threshold, so each one was mapped afresh, faulted in page
-by page and unmapped again: system time spent on every batch (docs/BENCHMARKS.md,
-"Where the time goes"). The workers of a LocalCluster samsa starts get the same
-setting through their environment (:func:`allocator_environ`, :mod:`samsa.engine.distributed`).
+the process for reuse (:mod:`samsa.allocator`). :func:`apply_startup` runs the
+four steps; ``SAMSA_STARTUP_OFF`` leaves any of them out, and
+``python benchmarks/samsa_speed.py --startup`` measures what each saves
+(docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -53,19 +51,21 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from samsa.allocator import tune_allocator
+
 __all__ = [
     "NETWORKX_DEFERRED",
-    "allocator_environ",
+    "STEPS",
+    "apply_startup",
     "defer_networkx_library",
     "defer_spacy_cli",
     "hide_torch_from_thinc",
-    "tune_allocator",
 ]
 
 _NAMES = ("spacy.cli.info", "spacy.cli")
@@ -337,57 +337,17 @@ def _package_dir(name: str) -> Path | None:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-# glibc's ``mallopt`` parameters (malloc.h) and the values the executable sets
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
-#: blocks up to this size come from the heap, not from a fresh mapping (the largest parser temporary is ~13 MB)
-MMAP_THRESHOLD = 32 << 20
-#: free memory at the top of the heap is returned to the system only beyond this
-TRIM_THRESHOLD = 64 << 20
+#: the executable's start-up steps by name; ``SAMSA_STARTUP_OFF=networkx,spacy-cli`` (or ``all``) leaves those
+#: out, to measure what each saves (``python benchmarks/samsa_speed.py --startup``) or to rule one out
+STEPS: dict[str, Callable[[], bool]] = {
+    "networkx": defer_networkx_library,
+    "spacy-cli": defer_spacy_cli,
+    "torch": hide_torch_from_thinc,
+    "allocator": tune_allocator,
+}
 
 
-def tune_allocator() -> bool:
-    """Make glibc's allocator reuse large freed blocks instead of mapping and unmapping them each time; returns
-    whether it did.
-
-    Why: a parse allocates numpy temporaries of 1-13 MB per batch, above glibc's
-    mmap threshold, so each came as a fresh mapping whose pages the kernel faulted
-    in one by one and took back at ``free``. Set once in the executable's process
-    (before the pool forks, so its workers inherit it), not by the library: how a
-    process allocates is its owner's choice. Nothing changes off glibc, or when the
-    environment sets glibc's own knobs (any ``MALLOC_*`` variable or
-    ``GLIBC_TUNABLES``): those win.
-    """
-    if not _allocator_is_ours():
-        return False
-    import ctypes
-
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return False
-    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
-    # the mmap threshold first: setting either one fixes both (glibc stops adjusting them itself)
-    return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD))
-
-
-def allocator_environ() -> dict[str, str]:
-    """The environment that gives a new process :func:`tune_allocator`'s setting from its start (glibc reads
-    these variables then): for worker processes that samsa starts itself and that do not fork from the
-    executable (a LocalCluster's, spawned by Dask's nanny, whose default environment sets glibc's trim
-    threshold to 64 KiB, which also fixes the mmap threshold at 128 KiB). Empty where :func:`tune_allocator`
-    would change nothing (off glibc, or glibc's knobs already in the environment)."""
-    if not _allocator_is_ours():
-        return {}
-    return {"MALLOC_MMAP_THRESHOLD_": str(MMAP_THRESHOLD), "MALLOC_TRIM_THRESHOLD_": str(TRIM_THRESHOLD)}
-
-
-def _allocator_is_ours() -> bool:
-    """Linux with glibc, and none of glibc's allocator knobs in the environment (whoever set them decides)."""
-    if not sys.platform.startswith("linux") or "GLIBC_TUNABLES" in os.environ:
-        return False
-    if any(name.startswith("MALLOC_") for name in os.environ):
-        return False
-    try:
-        return bool(os.confstr("CS_GNU_LIBC_VERSION"))
-    except (ValueError, OSError):  # no such name: not glibc
-        return False
+def apply_startup() -> list[str]:
+    """Apply the start-up steps not named in ``$SAMSA_STARTUP_OFF``; returns the names of those applied."""
+    off = {x.strip() for x in os.environ.get("SAMSA_STARTUP_OFF", "").split(",") if x.strip()}
+    return [name for name, step in STEPS.items() if "all" not in off and name not in off and step()]

@@ -164,9 +164,9 @@ def test_a_local_dask_clusters_workers_reuse_large_freed_blocks_as_the_executabl
     (some 500 page faults for 8 MB here); the workers of samsa's LocalCluster get the executable's setting instead,
     and the environment of the process that started them stays as it was."""
     pytest.importorskip("distributed")
+    from samsa.allocator import MMAP_THRESHOLD, allocator_environ
     from samsa.engine.distributed import DaskExecutor
     from samsa.engine.executors import Job
-    from samsa.startup import MMAP_THRESHOLD, allocator_environ
 
     if not allocator_environ():
         pytest.skip("not glibc, or glibc's allocator knobs are set in the environment")
@@ -386,7 +386,7 @@ def test_the_samsa_executable_lets_thinc_find_no_pytorch_and_pytorch_still_impor
 TUNED = """
 import resource, sys
 import numpy as np
-from samsa.startup import tune_allocator
+from samsa.allocator import tune_allocator
 tuned = tune_allocator()
 def faults():
     return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
@@ -429,7 +429,7 @@ def test_the_allocator_environment_for_spawned_workers_is_the_executables_settin
     nothing where the environment already sets glibc's knobs (whoever set them decides) or off glibc."""
     import os
 
-    from samsa.startup import MMAP_THRESHOLD, TRIM_THRESHOLD, allocator_environ
+    from samsa.allocator import MMAP_THRESHOLD, TRIM_THRESHOLD, allocator_environ
 
     for name in [n for n in os.environ if n.startswith("MALLOC_") or n == "GLIBC_TUNABLES"]:
         monkeypatch.delenv(name)
@@ -672,3 +672,21 @@ def test_the_collector_pauses_while_the_executor_loads_the_parser_and_runs_again
     finally:
         executor.close()
     assert _GcReportingParser.collector_on_during_load == [False] and gc.isenabled()
+
+
+def test_startup_steps_can_be_left_out(fixture_path):
+    """``SAMSA_STARTUP_OFF`` leaves start-up steps out; the scores are the same either way."""
+    import os
+
+    from samsa.startup import STEPS
+
+    assert list(STEPS) == ["networkx", "spacy-cli", "torch", "allocator"]
+    argv = [sys.executable, "-m", "samsa", "score", "--ucca", str(fixture_path("ucca/paper")),
+            str(fixture_path("paper_outputs.txt")), "-f", "json"]  # fmt: skip
+    outs = []
+    for off in ("", "networkx,allocator", "all"):
+        done = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, "SAMSA_STARTUP_OFF": off},
+                              timeout=120)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        outs.append(done.stdout)
+    assert outs[0] == outs[1] == outs[2] and '"samsa": 75.0' in outs[0]

@@ -184,12 +184,9 @@ def console() -> None:
     PyTorch (:mod:`samsa.startup`: a third of spaCy's import time, two thirds of networkx's, and 2 s where
     PyTorch is installed), whose allocator keeps large freed blocks for reuse (glibc only), and whose shutdown
     does not collect the heap again (below)."""
-    from samsa.startup import defer_networkx_library, defer_spacy_cli, hide_torch_from_thinc, tune_allocator
+    from samsa.startup import apply_startup
 
-    defer_networkx_library()
-    defer_spacy_cli()
-    hide_torch_from_thinc()
-    tune_allocator()
+    apply_startup()
     try:
         code = main()
     finally:

@@ -14,7 +14,7 @@ with one thread each; any other string is a scheduler address
 run samsa's tasks only, so, like the ``samsa`` executable, they let spaCy's
 network library find no PyTorch (:func:`samsa.startup.hide_torch_from_thinc`:
 seconds and 100-200 MB per worker where PyTorch is installed) and have glibc's
-allocator reuse large freed blocks (:func:`samsa.startup.allocator_environ`:
+allocator reuse large freed blocks (:func:`samsa.allocator.allocator_environ`:
 Dask's default environment for its workers has every parser temporary above
 128 KiB mapped afresh: docs/BENCHMARKS.md, "Scaling"); workers of
 a cluster given by address are left as they are, since other tasks may share them.
@@ -67,7 +67,7 @@ class SamsaWorkerPlugin(_PluginBase):
 def _environ_kept(names: Iterable[str]) -> Iterator[None]:
     """``os.environ``'s ``names`` as they were before the block. Dask's nanny sets its workers' environment
     in the process that starts them, for good: left there, a later cluster, or :func:`tune_allocator
-    <samsa.startup.tune_allocator>`'s check, would take Dask's glibc setting for the user's own."""
+    <samsa.allocator.tune_allocator>`'s check, would take Dask's glibc setting for the user's own."""
     saved = {name: os.environ.get(name) for name in names}
     try:
         yield
@@ -99,7 +99,7 @@ class DaskExecutor:
         if address == "local":
             import dask
 
-            from samsa.startup import allocator_environ
+            from samsa.allocator import allocator_environ
 
             # the nanny spawns each worker with this environment (Dask's own: one BLAS thread, a 64 KiB trim
             # threshold) read when it is created; samsa's allocator setting replaces that threshold
