@@ -1,9 +1,12 @@
-"""The EASSE test assertions that cannot pass here, with what samsa gives instead (docs/easse_api.md).
+"""samsa against EASSE: the EASSE test assertions that cannot pass here, with what samsa gives instead
+(docs/easse_api.md), and how many gold UCCA passages make EASSE's SAMSA fail (docs/samsa.md, difference 1).
 
-    python benchmarks/easse_gaps.py          # writes benchmarks/results/easse_gaps.json
+    python benchmarks/easse_compat.py          # writes benchmarks/results/easse_compat.json
 
-Also times ``samsa.easse.samsa.sentence_samsa`` on text: the first call (builds the parser) and the
-mean of the next ones (the parser is shared per process).
+Also times ``samsa.easse.samsa.sentence_samsa`` on text: the first call (builds the parser) and the mean of
+the next ones (the parser is shared per process). For the failures, each gold passage is scored against its
+own tokens (one output sentence) with ``compat="easse"``; a passage counts when scoring raises ScoringError
+(EASSE raises an index error there).
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ def main() -> None:
                                                             legacy_refs, tokenizer="plain")}
              for s, v in PLAIN.items()}  # fmt: skip
     result = {
-        "command": "python benchmarks/easse_gaps.py",
+        "command": "python benchmarks/easse_compat.py",
         "sentence_samsa_tupa_cases": cases,
         "qats_corpus_samsa": {"expected": 40.864794606114, "samsa_metric": qats_value},
         "fkgl_turkcorpus_test": {"expected_orig": 9.9, "orig": corpus_fkgl(get_orig_sents("turkcorpus_test")),
@@ -70,7 +73,32 @@ def main() -> None:
         "sentence_samsa_seconds": {"first_call": round(first_s, 2), "next_calls_mean": round(per_call, 3),
                                    "check": first},
     }  # fmt: skip
-    print(write_json("easse_gaps.json", result).read_text())
+    result["easse_errors"] = easse_errors()
+    print(write_json("easse_compat.json", result).read_text())
+
+
+CORPORA = ["wiki/train", "wiki/dev", "wiki/test", "ewt/train", "ewt/dev", "ewt/test", "20k/test"]
+
+
+def easse_errors() -> dict[str, dict[str, int]]:
+    """Per gold corpus: passages, and how many make EASSE-mode scoring raise."""
+    from samsa import Samsa, ScoringError
+    from samsa.ucca.graph import tokens
+    from samsa.ucca.xml import list_passage_files, load_passage
+
+    metric = Samsa(compat="easse", tokenizer="none")
+    result = {}
+    for corpus in CORPORA:
+        files = list_passage_files(DATA / "ucca" / corpus)
+        errors = 0
+        for f in files:
+            graph = load_passage(f)
+            try:
+                metric.sentence_score(graph, " ".join(tokens(graph)))
+            except ScoringError:
+                errors += 1
+        result[corpus] = {"files": len(files), "easse_errors": errors}
+    return result
 
 
 if __name__ == "__main__":
