@@ -217,7 +217,8 @@ def independent_problems(data: bytes) -> list[str]:
             problems.append(f"{nid} in layer {lid}")
         if lid == "0" and (ntype not in ("Word", "Punctuation") or not attrs.get("text")):
             problems.append(f"terminal {nid}")
-        if lid == "0" and not re.fullmatch(r"-?[0-9]+", attrs.get("paragraph", "1")):
+        numbers = (attrs.get("paragraph", "1"), attrs.get("paragraph_position", "1"))
+        if lid == "0" and any(_int(x) is None for x in numbers):
             problems.append(f"terminal {nid} paragraph")
         if lid == "1" and ntype not in ("FN", "PNCT", "LKG"):
             problems.append(f"unit {nid} type")
@@ -274,6 +275,14 @@ def independent_problems(data: bytes) -> list[str]:
         if not implicit and not any(nodes[d][0] == "0" for d in nx.descendants(primary, n)):
             return [f"unit {n} without terminals"]
     return []
+
+
+def _int(text: str) -> int | None:
+    """``int(text)`` as Python reads an attribute, or None where it refuses (underscores misplaced, say)."""
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 # -- the hostile set -----------------------------------------------------------------------------------------

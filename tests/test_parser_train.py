@@ -96,7 +96,8 @@ def test_a_style_input_added_to_a_trained_network_starts_it_where_it_was(tmp_pat
     from samsa.parsers.builtin import BuiltinParser
     from samsa.parsers.builtin.features import featurize
     from samsa.parsers.builtin.runtime import NumpySpanNet, load_state
-    from samsa.parsers.train import add_style_input, main
+    from samsa.parsers.train import main
+    from samsa.parsers.train_start import add_style_input
 
     plain = tmp_path / "plain.npz"
     base = ["--data", str(data_dir), "--limit", "12", "--epochs", "1", "--threads", "1", "--hidden", "16"]
