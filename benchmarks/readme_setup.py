@@ -4,8 +4,8 @@
         /root/.pyenv/versions/3.13.0/bin/python3.13       # writes benchmarks/results/readme_setup.json
 
 The commands are read from the README's first ``bash`` block (so the run cannot drift from what the
-README says) and run in a clone of the committed HEAD placed beside ``../shared`` (so the data tests
-run), with PyPI as the only package source the project names. Recorded: each command's exit code and
+README says) and run in a clone of the committed HEAD laid out as the project is (``../shared/data``
+beside it, so the data tests run), with PyPI as the only package source the project names. Recorded: each command's exit code and
 time, and pytest's closing line.
 """
 
@@ -32,9 +32,11 @@ def readme_setup() -> list[str]:
 def run_one(python: str, commands: list[str]) -> dict[str, object]:
     version = subprocess.run([python, "-c", "import sys; print(sys.version.split()[0])"], capture_output=True,
                              text=True, check=True).stdout.strip()  # fmt: skip
-    clone = Path(tempfile.mkdtemp(prefix=".readme-setup-", dir=ROOT.parent))  # beside ../shared
+    clone = Path(tempfile.mkdtemp(prefix="samsa-readme-setup-"))
     venv = Path(tempfile.mkdtemp(prefix="samsa-readme-venv-"))
     try:
+        if (ROOT.parent / "shared").is_dir():  # the project's layout: the data at ../shared/data
+            (clone / "shared").symlink_to(ROOT.parent / "shared", target_is_directory=True)
         subprocess.run(["git", "clone", "-q", str(ROOT), str(clone / "main")], check=True)
         subprocess.run([python, "-m", "venv", str(venv)], check=True)
         steps = []
