@@ -5,8 +5,8 @@
 
 The commands are read from the README's first ``bash`` block (so the run cannot drift from what the
 README says) and run in a clone of the committed HEAD laid out as the project is (``../shared/data``
-beside it, so the data tests run), with PyPI as the only package source the project names. Recorded: each command's exit code and
-time, and pytest's closing line.
+beside it, so the data tests run), with PyPI as the only package source the project names. Recorded:
+each command's exit code and time, and pytest's closing line.
 """
 
 from __future__ import annotations
