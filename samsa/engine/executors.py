@@ -214,6 +214,9 @@ def _init_process(job: Job, parent_pid: int, main_thread: bool) -> None:
     watch_parent(parent_pid, kernel_signal=main_thread)  # a worker never outlives its parent
     threadpool_limits(1)  # one intra-op thread per process: processes give the speed, not threads
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle (one line, exit 130)
+    # SIGTERM ends a worker, as the pool expects when it terminates its workers (a forked worker would otherwise
+    # inherit the command's handler, which raises, and the pool's loop would carry on)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _PROCESS_WORKER = Worker(job)
 
 
