@@ -98,3 +98,13 @@ def test_a_killed_worker_is_one_line(long_run):
     (line,) = proc.stderr.read().decode().splitlines()
     assert line.startswith("samsa: error: a worker process died")
     assert _gone_within(proc.pid, 5) == []
+
+
+def test_a_reader_that_goes_away_ends_the_run_quietly(data_dir):
+    """``samsa extract-text DIR | head -0``: exit 141 as a shell tool ended by SIGPIPE, nothing on stderr."""
+    proc = subprocess.Popen([sys.executable, "-m", "samsa", "extract-text", str(data_dir / "ucca" / "wiki" / "test")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone before the first line is written
+    assert proc.wait(60) == 141
+    assert proc.stderr.read().decode() == ""

@@ -2,8 +2,9 @@
 
 Exit codes: 0 success, 1 bad input, an unwritable output or set-up (one line on
 stderr, no traceback unless ``--debug``), 2 usage errors (argparse), 130 Ctrl-C,
-143 SIGTERM (outputs are written atomically, so an interrupted run leaves the old
-ones and no temporary file; worker processes end with the run).
+141 the reader of stdout went away (``| head``), 143 SIGTERM (outputs are written
+atomically, so an interrupted run leaves the old ones and no temporary file;
+worker processes end with the run).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import os
 import signal
 import sys
 from collections.abc import Iterator, Sequence
@@ -85,12 +87,18 @@ class ListTestSets(argparse.Action):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (also used in-process by the tests)."""
-    if hasattr(signal, "SIGPIPE"):
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     args = build_parser().parse_args(argv)
     try:
         with _interrupts_recorded():
-            return int(args.run(args))
+            code = int(args.run(args))
+            sys.stdout.flush()  # a reader that went away is found here, not in the interpreter's shutdown
+            return code
+    except BrokenPipeError:
+        # the reader of stdout went away (``samsa ... | head``): end quietly, as a shell tool ended by SIGPIPE
+        # would. SIGPIPE itself stays ignored, as Python sets it: its default action would also kill this process
+        # for a write to a pipe of a worker that had just been ended (SIGTERM, Ctrl-C)
+        _stdout_discarded()
+        return 141
     except ModuleNotFoundError as e:
         extra = missing_extra(e)
         if args.debug or extra is None:
@@ -109,6 +117,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"samsa: error: {e}", file=sys.stderr)
         return 1
+
+
+def _stdout_discarded() -> None:
+    """Point stdout at /dev/null, so that the interpreter's final flush of what is still buffered for a reader
+    that went away does not print an "Exception ignored" report."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout already closed, or not a real file (captured by a test)
+        pass
 
 
 class Terminated(KeyboardInterrupt):
