@@ -2,7 +2,7 @@
 
 Usage:
     python benchmarks/parser_eval.py [--pipeline fast accurate] [--weights FILE] [--threads 1]
-        [--decoding 2|3|4|5] [--sets wiki_dev ewt_dev] [--out NAME.json]
+        [--sets wiki_dev ewt_dev] [--out NAME.json]
 
 Gold tokens are given to the parser (as ``samsa parse --tokenizer none`` does).
 Reported per set: labeled and unlabeled F1 (primary, remote, pooled average of
@@ -77,7 +77,7 @@ def evaluate_pipeline(args, pipeline: str | None) -> dict:
 
     def build(style: str = "wiki", bias: float | None = None) -> BuiltinParser:
         return BuiltinParser(pipeline=pipeline, weights=args.weights, threads=args.threads, style=style,
-                             scene_bias=bias, decoding=args.decoding)  # fmt: skip
+                             scene_bias=bias)  # fmt: skip
 
     parsers = {style: build(style) for style in ("wiki", "ewt")}
     parser = parsers["wiki"]
@@ -125,9 +125,6 @@ def main() -> None:
     ap.add_argument("--pipeline", nargs="+", default=["fast", "accurate"], help="named pipelines to evaluate")
     ap.add_argument("--weights", default=None, help="a weights file instead (evaluated once, as --pipeline's first)")
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--decoding", type=int, choices=(2, 3, 4, 5), default=None,
-                    help="the pipelines' decoding: builtin.v2's to v5's (default: the newest; a results file "
-                         "was decoded as the newest version of its day, docs/BENCHMARKS.md)")  # fmt: skip
     ap.add_argument("--no-bias", action="store_true", help="skip the calibrated-Scene-bias decoding")
     ap.add_argument("--sets", nargs="+", choices=sorted(SETS), default=list(TEST_SETS), help="sets to evaluate")
     ap.add_argument("--out", default="parser_eval.json", help="file name under benchmarks/results")

@@ -1,16 +1,14 @@
 """The numpy inference runtime against the PyTorch network it replaces, on the Wiki, 20K and EWT test sets.
 
-Usage (needs the ``train`` extra for torch):
-    python benchmarks/runtime_parity.py [--weights FILE] [--pipeline fast|accurate] [--out NAME.json]
+Usage (needs the ``train`` extra for torch; ``accurate`` also the MiniLM package):
+    python benchmarks/runtime_parity.py [--pipeline fast accurate] [--out NAME.json]
 
 Both networks get the same weights file and the same spaCy features (gold
 tokens). Reported per set: the largest absolute difference of span
 log-probabilities and of remote-edge logits, the number of sentences whose
 standard UCCA XML differs (each one listed), labeled F1 of both, and the decode
-time of each (features excluded). Writes ``benchmarks/results/runtime_parity.json`` (``--out``: another name
-there; the default weights are ``builtin.v1``'s, the file the numpy runtime was first checked on, decoded as
-``builtin.v1``). ``--pipeline P``: P's weights (unless ``--weights``), inputs (encoder, guideline style per
-set) and newest decoding steps (Scene un-nesting, one main relation per Scene), for both networks.
+time of each (features excluded). Each pipeline's weights, inputs (encoder, guideline style per set) and
+decoding, for both networks. Writes ``benchmarks/results/runtime_parity.json`` (``--out``: another name there).
 """
 
 from __future__ import annotations
@@ -77,10 +75,20 @@ def max_differences(torch_net: TorchNet, numpy_net, feats, batch: int = 32) -> d
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--weights", default=None)
-    ap.add_argument("--pipeline", default=None, choices=("fast", "accurate"))
+    ap.add_argument("--pipeline", nargs="+", default=["fast", "accurate"], choices=("fast", "accurate"))
     ap.add_argument("--out", default="runtime_parity.json", help="file name under benchmarks/results")
     args = ap.parse_args()
+    import torch
+
+    torch.set_num_threads(1)
+    results: dict[str, object] = {"torch": torch.__version__, "numpy": np.__version__}
+    for pipeline in args.pipeline:
+        results[pipeline] = compare(pipeline)
+    print(write_json(args.out, results))
+
+
+def compare(pipeline: str) -> dict[str, object]:
+    """One pipeline's parity on each test set."""
     import torch
 
     from samsa.parsers.builtin import BuiltinParser
@@ -91,26 +99,23 @@ def main() -> None:
     from samsa.ucca.graph import tokens
     from samsa.ucca.xml import list_passage_files, load_passage, to_standard_xml
 
-    torch.set_num_threads(1)
-    parser = BuiltinParser(weights=args.weights, pipeline=args.pipeline)
+    parser = BuiltinParser(pipeline=pipeline)
     model = SpanModel(parser.vocab, **parser.net.config)
     model.load_state_dict({k: torch.from_numpy(v) for k, v in parser.net.s.items()})
     model.eval()
     reference = TorchNet(model)
-    results: dict[str, object] = {"weights": parser.signature(), "torch": torch.__version__,
-                                  "numpy": np.__version__}  # fmt: skip
+    results: dict[str, object] = {"signature": parser.signature()}
     for name in TEST_SETS:
         gold = [load_passage(f) for f in list_passage_files(DATA / SETS[name])]
         sents = [tokens(g) for g in gold]
         # a network without styles ignores the style
         feats = featurize(parser.nlp, parser.vocab, sents, encoder=parser.encoder, style=STYLES.index(STYLE[name]))
         row: dict[str, object] = {"sentences": len(gold)}
+        min_scene = not parser.net.styles or STYLE[name] == "wiki"  # as BuiltinParser(style=...) decodes
         graphs = {}
         for label, net in (("torch", reference), ("numpy", parser.net)):
             start = time.perf_counter()
-            graphs[label] = decode_batch(net, parser.vocab, feats, sents, unnest=parser.unnest,
-                                         one_main=parser.one_main, min_scene=parser.min_scene,
-                                         centers=parser.one_center)  # fmt: skip
+            graphs[label] = decode_batch(net, parser.vocab, feats, sents, min_scene=min_scene)
             row[f"{label}_decode_s"] = round(time.perf_counter() - start, 2)
             f1 = evaluate_corpus(zip(graphs[label], gold, strict=True)).to_dict()["labeled"]
             row[f"{label}_labeled_pooled_f1"] = round(100 * f1["pooled"]["f1"], 3)
@@ -120,8 +125,8 @@ def main() -> None:
         row["xml_differs_lines"] = differ
         row.update(max_differences(reference, parser.net, feats))
         results[name] = row
-        print(name, row, file=sys.stderr, flush=True)
-    print(write_json(args.out, results))
+        print(pipeline, name, row, file=sys.stderr, flush=True)
+    return results
 
 
 if __name__ == "__main__":

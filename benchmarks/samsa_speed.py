@@ -2,12 +2,14 @@
 
 Usage:
     python benchmarks/samsa_speed.py [--n 1000] [--compat paper] [--out benchmarks/results/samsa_speed.json]
-    python benchmarks/samsa_speed.py --startup     # adds the start-up figures to the same file
+    python benchmarks/samsa_speed.py --startup [--baseline-src DIR]  # adds the start-up figures to the same file
 
-``--startup`` times the ``samsa`` executable of this virtualenv on three one-line jobs (``samsa --help``,
-``score`` on one gold XML file, ``score`` parsing one sentence without the cache), the median of
-``--repeat`` runs, with all of the executable's start-up steps (``samsa.startup``), with each left out
-(``SAMSA_STARTUP_OFF``), and with none.
+``--startup`` times ``python -m samsa`` (the ``samsa`` executable's code) in this virtualenv on three one-line
+jobs (``--help``, ``score`` on one gold XML file, ``score`` parsing one sentence without the cache), the
+median of ``--repeat`` runs taken in rounds (every configuration once per round), with all of the start-up
+steps (``samsa.startup``), with each left out (``SAMSA_STARTUP_OFF``), and with none. ``--baseline-src DIR``
+adds another revision's source tree (``git worktree add DIR REV``), run the same way with its ``samsa``
+package first on ``PYTHONPATH``: the before and after of a change, measured side by side.
 
 The first N files of ../shared/data/ucca/wiki/train (natural order) are copied
 into a temporary directory; the system output is each source sentence with its
@@ -86,17 +88,17 @@ def run(n: int, compat: str) -> dict[str, object]:
     }
 
 
-STARTUP_CONFIGS = {"all steps": "", "without networkx": "networkx", "without spacy-cli": "spacy-cli",
-                   "without torch": "torch", "without allocator": "allocator", "no step": "all"}  # fmt: skip
+STARTUP_CONFIGS = {"all steps": "", "without networkx": "networkx", "without torch": "torch",
+                   "without allocator": "allocator", "no step": "all"}  # fmt: skip
 
 
-def startup(repeat: int) -> dict[str, object]:
+def startup(repeat: int, baseline_src: str | None = None) -> dict[str, object]:
     import statistics
     import subprocess
     import sys
 
     root = Path(__file__).resolve().parents[1]
-    exe = str(Path(sys.executable).parent / "samsa")
+    exe = [sys.executable, "-m", "samsa"]
     with tempfile.TemporaryDirectory() as tmp:
         gold = Path(tmp) / "gold"
         gold.mkdir()
@@ -105,27 +107,36 @@ def startup(repeat: int) -> dict[str, object]:
         out.write_text("John got home. John gave Mary a call.\n", encoding="utf-8")
         src = Path(tmp) / "src.txt"
         src.write_text("John got home and gave Mary a call.\n", encoding="utf-8")
-        jobs = {"help": [exe, "--help"], "score_gold_one_line": [exe, "score", "--ucca", str(gold), str(out)],
-                "score_parser_one_line": [exe, "score", "--source", str(src), str(out), "--no-cache"]}  # fmt: skip
-        table: dict[str, dict[str, float]] = {}
-        for config, off in STARTUP_CONFIGS.items():
-            env = {**os.environ, "SAMSA_STARTUP_OFF": off}
-            table[config] = {}
-            for name, argv in jobs.items():
-                times = []
-                for _ in range(repeat):
+        jobs = {"help": [*exe, "--help"], "score_gold_one_line": [*exe, "score", "--ucca", str(gold), str(out)],
+                "score_parser_one_line": [*exe, "score", "--source", str(src), str(out), "--no-cache"]}  # fmt: skip
+        base = {k: v for k, v in os.environ.items() if k not in ("SAMSA_STARTUP_OFF", "PYTHONPATH")}
+        envs = {config: {**base, "SAMSA_STARTUP_OFF": off} for config, off in STARTUP_CONFIGS.items()}
+        if baseline_src:
+            envs["baseline"] = {**base, "PYTHONPATH": str(Path(baseline_src).resolve())}
+        for env in envs.values():  # bytecode compiled, page cache warm
+            for argv in jobs.values():
+                subprocess.run(argv, env=env, check=True, capture_output=True)
+        times: dict[tuple[str, str], list[float]] = {(c, n): [] for c in envs for n in jobs}
+        for _ in range(repeat):
+            for config, env in envs.items():
+                for name, argv in jobs.items():
                     start = time.perf_counter()
                     subprocess.run(argv, env=env, check=True, capture_output=True)
-                    times.append(time.perf_counter() - start)
-                table[config][name] = round(statistics.median(times), 3)
-            print(config, table[config], flush=True)
+                    times[config, name].append(time.perf_counter() - start)
+        table = {c: {n: round(statistics.median(times[c, n]), 3) for n in jobs} for c in envs}
+        print(json.dumps(table, indent=1), flush=True)
     try:
         import torch  # noqa: F401
 
         torch_installed = True
     except ImportError:
         torch_installed = False
-    return {"repeat": repeat, "torch_installed": torch_installed, "seconds": table}
+    out: dict[str, object] = {"repeat": repeat, "torch_installed": torch_installed, "seconds": table}
+    if baseline_src:
+        revision = subprocess.run(["git", "-C", baseline_src, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                  text=True).stdout.strip()  # fmt: skip
+        out["baseline_revision"] = revision or None
+    return out
 
 
 def cli() -> None:
@@ -135,11 +146,18 @@ def cli() -> None:
     ap.add_argument("--out", default="benchmarks/results/samsa_speed.json")
     ap.add_argument("--startup", action="store_true", help="time the executable's start-up steps instead")
     ap.add_argument("--repeat", type=int, default=7, help="--startup: runs per figure (default: %(default)s)")
+    ap.add_argument(
+        "--baseline-src",
+        default=None,
+        metavar="DIR",
+        help="--startup: also time another revision's source tree (git worktree add DIR REV)",
+    )
     args = ap.parse_args()
     if args.startup:
         result = json.loads(Path(args.out).read_text()) if Path(args.out).is_file() else {}
-        result["startup"] = startup(args.repeat)
-        result["startup"]["command"] = f"python benchmarks/samsa_speed.py --startup --repeat {args.repeat}"
+        result["startup"] = startup(args.repeat, args.baseline_src)
+        baseline = f" --baseline-src {args.baseline_src}" if args.baseline_src else ""
+        result["startup"]["command"] = f"python benchmarks/samsa_speed.py --startup --repeat {args.repeat}{baseline}"
     else:
         kept = json.loads(Path(args.out).read_text()).get("startup") if Path(args.out).is_file() else None
         result = run(args.n, args.compat)

@@ -28,11 +28,7 @@ BUILTIN: dict[str, dict[str, str]] = {
     },
     "parsers": {
         "xml.v1": "samsa.parsers.xml:make",
-        "builtin.v1": "samsa.parsers.builtin:make",
-        "builtin.v2": "samsa.parsers.builtin:make_v2",
-        "builtin.v3": "samsa.parsers.builtin:make_v3",
-        "builtin.v4": "samsa.parsers.builtin:make_v4",
-        "builtin.v5": "samsa.parsers.builtin:make_v5",
+        "builtin.v5": "samsa.parsers.builtin:make",
         "tupa.v1": "samsa.parsers.tupa:make",
     },
 }

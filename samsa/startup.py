@@ -1,22 +1,12 @@
-"""Start-up of the ``samsa`` command: spaCy's own command line and networkx's algorithms are imported only if
-something uses them, and spaCy's network library does not import PyTorch.
-
-``import spacy`` runs ``from .cli.info import info``, which imports spaCy's
-whole command-line interface (typer, weasel, httpx, its download and project
-commands): about a third of spaCy's import time, 0.3-0.5 s of every ``samsa``
-run that parses, for a function (``spacy.info``) samsa never calls. The
-``samsa`` executable (not the library: importing ``samsa`` changes nothing)
-therefore registers stand-ins for ``spacy.cli`` and ``spacy.cli.info`` before
-spaCy is imported. They are transparent: the first use of anything under
-``spacy.cli`` (an attribute, a submodule import, a call of ``spacy.info``)
-imports the real package and hands over to it. ``docs/BENCHMARKS.md`` has the
-start-up figures; ``tests/test_pipeline.py`` checks both the saving and the
-hand-over.
+"""Start-up of the ``samsa`` command: networkx's algorithms are imported only if something uses them, and
+spaCy's network library does not import PyTorch. Each step is kept because it saves more than 20% of a
+command users run (docs/BENCHMARKS.md, "Start-up"); the savings are noted beside each below.
 
 When PyTorch is installed (a research environment, or samsa's own ``[train]``
 extra), spaCy's network library thinc imports it at its own import
 (``thinc.compat``) for its PyTorch interoperability, which samsa never uses:
-about 2 s of every ``samsa`` run that loads spaCy. The executable therefore
+about 2 s of every ``samsa`` run that loads spaCy (a one-line ``samsa score``
+that parses: 4.4 s without this step, 1.9 s with it). The executable therefore
 lets ``thinc.compat`` find no PyTorch (:func:`hide_torch_from_thinc`), as in a
 virtualenv without it, and so do the workers of a LocalCluster samsa starts
 (:mod:`samsa.engine.distributed`); spaCy's pipelines run on thinc's numpy operations
@@ -24,7 +14,8 @@ either way, and ``import torch`` works as usual afterwards.
 
 ``import networkx`` imports and star-imports networkx's whole library
 (algorithms, generators, readers and writers, linear algebra, drawing): two
-thirds of its import time, some 70 ms of every ``samsa`` command, while
+thirds of its import time, some 0.13 s of every ``samsa`` command (``samsa
+--help``: 0.68 s without this step, 0.55 s with it), while
 samsa's graph model is ``networkx.DiGraph`` (``networkx.classes``). The
 executable therefore has those subpackages left out while networkx imports
 (:func:`defer_networkx_library`); the first name of theirs that is used
@@ -37,8 +28,9 @@ the only code the executable runs, does.) Neither ``import samsa`` nor
 that the executable can do this first.
 
 On Linux with glibc, the executable also keeps large freed memory blocks in
-the process for reuse (:mod:`samsa.allocator`). :func:`apply_startup` runs the
-four steps; ``SAMSA_STARTUP_OFF`` leaves any of them out, and
+the process for reuse (:mod:`samsa.allocator`; not a patch of another package:
+it saves page faults on long parses, nothing at start-up). :func:`apply_startup`
+runs the three steps; ``SAMSA_STARTUP_OFF`` leaves any of them out, and
 ``python benchmarks/samsa_speed.py --startup`` measures what each saves
 (docs/BENCHMARKS.md).
 """
@@ -64,39 +56,8 @@ __all__ = [
     "STEPS",
     "apply_startup",
     "defer_networkx_library",
-    "defer_spacy_cli",
     "hide_torch_from_thinc",
 ]
-
-_NAMES = ("spacy.cli.info", "spacy.cli")
-
-
-class _StandIn(ModuleType):
-    """A module that imports the real ``spacy.cli`` on its first attribute access."""
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") and name.endswith("__"):  # the import system probing (``__path__``): not a use
-            raise AttributeError(name)
-        real = _load_real()
-        target = real if self.__name__ == "spacy.cli" else importlib.import_module(self.__name__)
-        return getattr(target, name)
-
-
-class _HandOver(importlib.abc.MetaPathFinder):
-    """Before any real submodule of ``spacy.cli`` is imported, the real package replaces the stand-ins; the
-    ``spacy`` package itself gets ``spacy.cli`` (the stand-in) as an attribute, as a real import would give it."""
-
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
-        if not _active():
-            return None
-        if name == "spacy":
-            spec = importlib.machinery.PathFinder.find_spec(name, path)
-            if spec is not None and spec.loader is not None:
-                spec.loader = _WithCli(spec.loader)
-            return spec
-        if name.startswith("spacy.cli.") and name not in _NAMES:
-            _load_real()
-        return None  # the regular finders do the import
 
 
 class _Wrapped(importlib.abc.Loader):
@@ -110,56 +71,6 @@ class _Wrapped(importlib.abc.Loader):
 
     def __getattr__(self, name: str) -> Any:  # get_data, get_filename, get_resource_reader, ...: the real loader's
         return getattr(self.loader, name)
-
-
-class _WithCli(_Wrapped):
-    """The ``spacy`` package's own loader, with ``spacy.cli`` bound before the package's code runs."""
-
-    def exec_module(self, module: ModuleType) -> None:
-        if _active():
-            module.cli = sys.modules["spacy.cli"]  # type: ignore[attr-defined]
-        self.loader.exec_module(module)
-
-
-def _active() -> bool:
-    return isinstance(sys.modules.get("spacy.cli"), _StandIn)
-
-
-def _load_real() -> ModuleType:
-    """Drop the stand-ins and import the real ``spacy.cli`` (idempotent)."""
-    for name in _NAMES:
-        if isinstance(sys.modules.get(name), _StandIn):
-            del sys.modules[name]
-    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _HandOver)]
-    real = importlib.import_module("spacy.cli")
-    spacy = sys.modules.get("spacy")
-    if spacy is not None:
-        spacy.cli = real  # type: ignore[attr-defined]
-        spacy.info = real.info  # type: ignore[attr-defined]
-    return real
-
-
-def _info(*args: Any, **kwargs: Any) -> Any:
-    """``spacy.info``: imports spaCy's command line, then runs the real function."""
-    return _load_real().info(*args, **kwargs)
-
-
-def defer_spacy_cli() -> bool:
-    """Register the stand-ins if spaCy is installed and not imported yet; returns whether it did."""
-    root = _package_dir("spacy")
-    if root is None or "spacy.cli" in sys.modules:
-        return False
-    cli_dir = root / "cli"
-    if not (cli_dir / "__init__.py").is_file() or not (cli_dir / "info.py").is_file():
-        return False  # another layout: import it the normal way
-    cli = _StandIn("spacy.cli")
-    cli.__path__ = [str(cli_dir)]
-    info = _StandIn("spacy.cli.info")
-    info.info = _info  # type: ignore[attr-defined]
-    sys.modules["spacy.cli"] = cli
-    sys.modules["spacy.cli.info"] = info
-    sys.meta_path.insert(0, _HandOver())
-    return True
 
 
 class _TorchHiddenFromThinc(importlib.abc.MetaPathFinder):
@@ -337,11 +248,10 @@ def _package_dir(name: str) -> Path | None:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-#: the executable's start-up steps by name; ``SAMSA_STARTUP_OFF=networkx,spacy-cli`` (or ``all``) leaves those
+#: the executable's start-up steps by name; ``SAMSA_STARTUP_OFF=networkx,torch`` (or ``all``) leaves those
 #: out, to measure what each saves (``python benchmarks/samsa_speed.py --startup``) or to rule one out
 STEPS: dict[str, Callable[[], bool]] = {
     "networkx": defer_networkx_library,
-    "spacy-cli": defer_spacy_cli,
     "torch": hide_torch_from_thinc,
     "allocator": tune_allocator,
 }

@@ -66,7 +66,8 @@ def test_score_from_raw_sources(tmp_path, capsys):
 
 
 def test_remote_edges_and_scene_count_on_20k(parser, data_dir):
-    """The shipped weights predict remote edges; the calibrated Scene bias brings the Scene count near the gold one.
+    """The default pipeline predicts remote edges; the calibrated Scene bias adds Scenes (on 20K the pipeline finds
+    more Scenes than the annotators even without it).
 
     Thresholds sit a little below the values measured on these 100 sentences
     (docs/BENCHMARKS.md has the full test sets).
@@ -77,11 +78,11 @@ def test_remote_edges_and_scene_count_on_20k(parser, data_dir):
     pred = parser.parse([tokens(g) for g in gold])
     pairs = list(zip(pred, gold, strict=True))
     counts = evaluate_corpus(pairs).counts
-    assert counts["labeled", "remote"].f1 > 0.2  # measured 0.237
-    assert counts["labeled", "primary"].f1 > 0.68  # measured 0.706
+    assert counts["labeled", "remote"].f1 > 0.28  # measured 0.311
+    assert counts["labeled", "primary"].f1 > 0.67  # measured 0.693
     found = scene_scores(pairs)
     assert parser.scene_bias == 0 and parser.calibrated_scene_bias > 0
     biased = BuiltinParser(scene_bias=parser.calibrated_scene_bias)
     assert "scene_bias" in biased.signature()
     more = sum(len(scenes(g)) for g in biased.parse([tokens(g) for g in gold]))
-    assert found["scenes_guessed"] < more and 0.9 < more / found["scenes_ref"] < 1.3
+    assert found["scenes_guessed"] < more and 0.9 < more / found["scenes_ref"] < 1.3  # measured 354 < 401, 1.26

@@ -107,18 +107,17 @@ def test_sentence_samsa():
 def test_sentence_samsa_of_an_unchanged_output_is_one_over_the_scene_count():
     """Another of EASSE's cases: an unchanged output keeps every center, one sentence for n Scenes: 100 / n.
 
-    EASSE expects 50.0, TUPA having parsed two Scenes; `builtin.v1` parses the same two. The default `fast`
-    pipeline (scene-weighted weights) also makes "his birthday" a Scene of its own (a noun main relation;
-    no manual annotation of this sentence says whether it is one), hence 100 / 3.
+    EASSE expects 50.0, TUPA having parsed two Scenes. The default `fast` pipeline also makes "his birthday" a
+    Scene of its own (a noun main relation; no manual annotation of this sentence says whether it is one),
+    hence 100 / 3.
     """
     from samsa.scoring.metric import shared_parser
     from samsa.ucca.queries import scenes
 
     text = ("for example , king bhumibol was born on monday , so on his birthday throughout thailand will be "
             "decorated with yellow color .")  # fmt: skip
-    for parser, n in (("builtin.v1", 2), ("builtin", 3)):
-        assert len(scenes(shared_parser(parser).parse([text])[0])) == n
-        assert easse_samsa.sentence_samsa(text, text, lowercase=True, parser=parser) == pytest.approx(100 / n)
+    assert len(scenes(shared_parser("builtin").parse([text])[0])) == 3
+    assert easse_samsa.sentence_samsa(text, text, lowercase=True, parser="builtin") == pytest.approx(100 / 3)
 
 
 def test_models_are_loaded_once_per_process(monkeypatch):

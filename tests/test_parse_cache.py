@@ -38,9 +38,9 @@ def test_hit_miss_and_exact_round_trip(tmp_path):
 
 def test_changed_parser_signature_misses(tmp_path):
     with ParseCache(tmp_path / "c.sqlite") as cache:
-        cache.put_many("builtin.v1+w|sha256:aaa", [["a"]], [graph(["a"])])
-        assert cache.get_many("builtin.v1+w|sha256:bbb", [["a"]]) == [None]
-        assert cache.get_many("builtin.v1+w|sha256:aaa", [["a"]])[0] is not None
+        cache.put_many("builtin.v5+w|sha256:aaa", [["a"]], [graph(["a"])])
+        assert cache.get_many("builtin.v5+w|sha256:bbb", [["a"]]) == [None]
+        assert cache.get_many("builtin.v5+w|sha256:aaa", [["a"]])[0] is not None
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
-"""builtin.v2 to v5: named pipelines (fast, accurate), their signatures, and the decoding steps (Scene un-nesting;
-one main relation per Scene; at least one Scene: tests/test_min_scene.py; one center per main relation)."""
+"""builtin.v5: named pipelines (fast, accurate), their signatures, and the decoding steps after the network's spans
+(Scene un-nesting; one main relation per Scene; one center per main relation; at least one Scene:
+tests/test_min_scene.py), each against the decoding without that step."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 from samsa.errors import PluginUnavailable, SamsaError
 from samsa.parsers.builtin.decode import unnest_scenes
 from samsa.parsers.builtin.tree import Span
-from samsa.registry import get_parser, resolve
+from samsa.registry import available, get_parser, resolve
 
 
 def test_unnest_relabels_a_main_relation_inside_a_main_relation():
@@ -26,20 +27,15 @@ def test_default_parser_is_the_fast_pipeline(data_dir):
     assert resolve("parsers", "builtin") == "builtin.v5"
     parser = get_parser("builtin")
     assert parser.signature() == "builtin.v5+fast+ucca-span-v2-scenes"
-    assert get_parser("builtin.v4").signature() == "builtin.v4+fast+ucca-span-v2-scenes"
-    assert get_parser("builtin.v3").signature() == "builtin.v3+fast+ucca-span-v2-scenes"
-    assert get_parser("builtin.v2").signature() == "builtin.v2+fast+ucca-span-v2-scenes"
-    # the old decoding with the weights it was published with, by its name
-    assert get_parser("builtin.v1").signature() == "builtin.v1+ucca-span-v2"
+    assert [n for n in available("parsers") if n.startswith("builtin")] == ["builtin.v5"]  # one decoding
 
 
-def test_decoding_must_fit_the_pipeline():
+def test_weights_of_ones_own_are_named_by_their_file():
     from samsa.parsers.builtin import BuiltinParser
 
-    with pytest.raises(PluginUnavailable, match="needs a pipeline"):
-        BuiltinParser(decoding=3)
-    with pytest.raises(PluginUnavailable, match=r"fast pipeline decodes as builtin.v2 to v5.*not 1"):
-        BuiltinParser(pipeline="fast", decoding=1)
+    shipped = get_parser("builtin").weights
+    assert get_parser("builtin", weights=str(shipped)).signature() == "builtin.v5+ucca-span-v2-scenes"
+    assert BuiltinParser().signature() == "builtin.v5+fast+ucca-span-v2-scenes"
 
 
 def test_unknown_pipeline_and_style_are_explained():
@@ -111,40 +107,48 @@ def test_pipelines_parse_the_papers_examples_into_their_scenes(pipeline):
     assert parsed[0][1] == gold[0][1] == ("John got home", ["got"], ["John", "home"])
 
 
+def without_step(monkeypatch, parser, step: str, sentences):
+    """The parser's graphs of ``sentences`` with one decoding step of ``decode.py`` left out."""
+    from samsa.parsers.builtin import decode
+
+    with monkeypatch.context() as m:
+        m.setattr(decode, step, lambda spans, *args: list(spans))
+        return parser.parse(sentences)
+
+
 @pytest.mark.parametrize("pipeline", ["fast", "accurate"])
-def test_one_main_relation_per_scene(pipeline):
-    """ "You could smell him coming.": builtin.v2's decoding gives both verbs to one Scene; builtin.v3 (and the
-    default, v5) makes "him coming" a Scene of its own, a participant of the smelling, as UCCA annotates it."""
+def test_one_main_relation_per_scene(pipeline, monkeypatch):
+    """ "You could smell him coming.": without its one_main_relation step the decoding gives both verbs to one
+    Scene; with it, it makes
+    "him coming" a Scene of its own, a participant of the smelling, as UCCA annotates it."""
     try:
-        v2, v3 = get_parser(f"builtin.v2:{pipeline}"), get_parser(f"builtin:{pipeline}")
+        parser = get_parser(f"builtin:{pipeline}")
     except PluginUnavailable as e:
         pytest.skip(str(e))
     sentence = [["You", "could", "smell", "him", "coming", "."]]
-    [old] = [_scene_structure(g) for g in v2.parse(sentence)]
+    [old] = [_scene_structure(g) for g in without_step(monkeypatch, parser, "one_main_relation", sentence)]
     assert len(old) == 1 and "smell" in " ".join(old[0][1]) and "coming" in old[0][1]
-    [new] = [_scene_structure(g) for g in v3.parse(sentence)]
+    [new] = [_scene_structure(g) for g in parser.parse(sentence)]
     assert [s[0] for s in new] == ["You could smell him coming", "him coming"]
     assert "smell" in " ".join(new[0][1]) and "coming" not in new[0][1] and "him coming" in new[0][2]
     assert new[1][1] == ["coming"]
-    assert v3.signature().startswith(f"builtin.v5+{pipeline}+") and v2.signature().startswith("builtin.v2+")
 
 
 @pytest.mark.parametrize("pipeline", ["fast", "accurate"])
-def test_one_center_per_main_relation(pipeline):
-    """ "The team managed to win the cup.": builtin.v4's decoding of either pipeline's weights gives the main
-    relation two centers ("managed", "to win"), so SAMSA would look for "managed" in an output as well;
-    builtin.v5 (the default) keeps "win", the center of the annotation's convention (an aspectual verb is D)."""
+def test_one_center_per_main_relation(pipeline, monkeypatch):
+    """ "The team managed to win the cup.": without its one_center step the decoding of either pipeline gives
+    the main relation two centers ("managed", "to win"), so SAMSA would look for "managed" in an output as well;
+    the decoding keeps "win", the center of the annotation's convention (an aspectual verb is D)."""
     from samsa.ucca.evaluation import _center_positions
     from samsa.ucca.queries import main_relations, scenes
 
     try:
-        v4, v5 = get_parser(f"builtin.v4:{pipeline}"), get_parser(f"builtin:{pipeline}")
+        parser = get_parser(f"builtin:{pipeline}")
     except PluginUnavailable as e:
         pytest.skip(str(e))
     words = "The team managed to win the cup .".split()
     centers = []
-    for g in (*v4.parse([words]), *v5.parse([words])):
+    for g in (*without_step(monkeypatch, parser, "one_center", [words]), *parser.parse([words])):
         [scene] = scenes(g)
         centers.append([words[k - 1] for k in sorted(_center_positions(g, main_relations(g, scene)))])
     assert centers == [["managed", "win"], ["win"]]
-    assert v5.signature().startswith(f"builtin.v5+{pipeline}+")

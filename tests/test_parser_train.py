@@ -21,7 +21,7 @@ def test_training_smoke_run_writes_loadable_npz_weights(tmp_path, data_dir):
     assert parser.meta["train_files"] == 12 and parser.meta["stopped"] == "--epochs 1 done"
     assert len(parser.meta["history"]) == 1 and 0 <= parser.meta["history"][0]["dev_pooled_f1"] <= 1
     (g,) = parser.parse([["John", "went", "home", "."]])
-    assert tokens(g) == ["John", "went", "home", "."] and parser.signature() == "builtin.v1+tiny"
+    assert tokens(g) == ["John", "went", "home", "."] and parser.signature() == "builtin.v5+tiny"
 
 
 def test_silver_passages_are_trained_on_without_changing_the_vocabulary(tmp_path, data_dir):
@@ -64,7 +64,7 @@ def test_training_with_encoder_and_styles_writes_v3_weights(tmp_path, data_dir):
     assert parser.net.encoder_layers == [0, 2] and parser.net.styles == 2
     assert parser.encoder.layers_n == 2  # only the layers the model mixes are computed
     (g,) = parser.parse([["John", "went", "home", "."]])
-    assert tokens(g) == ["John", "went", "home", "."] and parser.signature() == "builtin.v1+tiny3+style.ewt"
+    assert tokens(g) == ["John", "went", "home", "."] and parser.signature() == "builtin.v5+tiny3+style.ewt"
     # a v3 file starts a fine-tuning run (its encoder layers start as the package's): a v4 file
     tuned = tmp_path / "tuned.npz"
     assert main([*argv[:3], str(tuned), *argv[4:], "--finetune-encoder", "--init", str(out)]) == 0
@@ -117,7 +117,7 @@ def test_a_style_input_added_to_a_trained_network_starts_it_where_it_was(tmp_pat
     assert main([*base, "--out", str(tuned), "--init", str(plain), "--styles", "--init-add-styles"]) == 0
     again = BuiltinParser(weights=tuned, style="ewt")
     assert again.meta["init"]["added"] == "styles" and again.net.styles == 2
-    assert again.signature() == "builtin.v1+styled+style.ewt"
+    assert again.signature() == "builtin.v5+styled+style.ewt"
     with pytest.raises(SystemExit, match="has a style input already"):
         main([*base, "--out", str(tmp_path / "twice.npz"), "--init", str(tuned), "--styles", "--init-add-styles"])
     with pytest.raises(SystemExit):

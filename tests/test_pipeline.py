@@ -266,41 +266,6 @@ def test_evaluate_and_benchmark_give_the_same_numbers_for_every_jobs(data_dir, t
     assert set(outs["benchmark", "1"]["systems"]["DSS"]["samsa"]) == {"samsa", "samsa_abl"}
 
 
-DEFERRED = """
-import sys
-from samsa.startup import defer_spacy_cli
-assert defer_spacy_cli()
-import spacy
-nlp = spacy.load("{model}", exclude=["senter", "ner", "lemmatizer"])
-tags = [t.tag_ for t in nlp("John gave Mary a call .")]
-before = sorted(m for m in ("typer", "weasel", "spacy.cli.download") if m in sys.modules)
-{use}
-after = "typer" in sys.modules and type(sys.modules["spacy.cli"]).__name__ == "module"
-print(tags, before, after)
-"""
-
-
-@pytest.mark.parametrize(
-    "use",
-    [
-        "from spacy.cli import download; assert callable(download)",
-        "import spacy.cli.download; assert callable(spacy.cli.download.download)",
-        "assert isinstance(spacy.info(markdown=False, silent=True), dict)",
-        "assert spacy.cli.info.__name__ == 'info'",
-    ],
-)
-def test_the_samsa_executable_imports_spacy_cli_only_when_used(use):
-    """The ``samsa`` executable defers spaCy's own command line (a third of its import time); spaCy still tags,
-    and any use of ``spacy.cli`` gets the real package."""
-    from samsa.aligners.annotate import DEFAULT_MODELS, spacy_model_id
-
-    model = next(m for m in DEFAULT_MODELS if spacy_model_id(m) != m)
-    code = DEFERRED.format(model=model, use=use)
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=_root())
-    assert res.returncode == 0, res.stderr
-    assert res.stdout.strip() == "['NNP', 'VBD', 'NNP', 'DT', 'NN', '.'] [] True"
-
-
 NETWORKX = """
 import sys
 from samsa.startup import NETWORKX_DEFERRED, defer_networkx_library
@@ -680,7 +645,7 @@ def test_startup_steps_can_be_left_out(fixture_path):
 
     from samsa.startup import STEPS
 
-    assert list(STEPS) == ["networkx", "spacy-cli", "torch", "allocator"]
+    assert list(STEPS) == ["networkx", "torch", "allocator"]
     argv = [sys.executable, "-m", "samsa", "score", "--ucca", str(fixture_path("ucca/paper")),
             str(fixture_path("paper_outputs.txt")), "-f", "json"]  # fmt: skip
     outs = []

@@ -1,4 +1,4 @@
-"""builtin.v3's and v5's decoding steps: one main relation per Scene, one center per main relation
+"""Two of builtin.v5's decoding steps: one main relation per Scene, one center per main relation
 (parsers/builtin/wellformed.py), on hand-made trees."""
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Usage:
     python -m samsa.parsers.calibrate --data ../shared/data --weights parsers/builtin/weights/ucca-span-v2-scenes.npz
 
-The span classifier finds fewer Scenes than the annotators (on the dev sets, the
-plain v2 weights 84% of them, `fast`'s scene-weighted ones 93%), and SAMSA is most
+The span classifier finds fewer Scenes than the annotators (on the dev sets,
+`fast`'s weights 93% of them), and SAMSA is most
 sensitive to exactly that: an output with more sentences than the source has Scenes
 scores 0. Decoding can add a bias to
 the log-probability of the main-relation labels (P/S). This step decodes
@@ -34,8 +34,7 @@ GRID = (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 
 
 def evaluate_bias(parser: BuiltinParser, feats, sentences, gold, bias: float) -> dict[str, float]:
-    pred = decode_batch(parser.net, parser.vocab, feats, sentences, scene_bias=bias, unnest=parser.unnest,
-                        one_main=parser.one_main)  # fmt: skip
+    pred = decode_batch(parser.net, parser.vocab, feats, sentences, scene_bias=bias)
     pairs = list(zip(pred, gold, strict=True))
     labeled = evaluate_corpus(pairs).to_dict()["labeled"]
     row = {
@@ -54,12 +53,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="../shared/data")
     ap.add_argument("--weights", default="parsers/builtin/weights/ucca-span-v2-scenes.npz")
-    ap.add_argument("--pipeline", default="fast",
-                    help="decode as this pipeline (fast, accurate; builtin's newest decoding), or 'none' for "
-                         "builtin.v1's decoding (default: %(default)s)")  # fmt: skip
+    ap.add_argument("--pipeline", default="fast", help="decode as this pipeline (fast, accurate; default: %(default)s)")
     args = ap.parse_args(argv)
     weights = Path(args.weights)
-    parser = BuiltinParser(weights=weights, pipeline=None if args.pipeline == "none" else args.pipeline)
+    parser = BuiltinParser(weights=weights, pipeline=args.pipeline)
     dev_files, gold, sentences, feats = [], [], [], []
     for d in DEV:  # annotate once, decode with every bias; v3 weights read the guideline style of each corpus
         files, graphs = load([Path(args.data) / d], None)

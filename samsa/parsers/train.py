@@ -1,7 +1,7 @@
 """Train the built-in UCCA parser (reproducible, CPU).
 
 Usage:
-    python -m samsa.parsers.train --data ../shared/data --out parsers/builtin/weights/ucca-span-v2.npz
+    python -m samsa.parsers.train --data ../shared/data --out ucca-span.npz
 
 Training data: ``ucca/wiki/train`` + ``ucca/ewt/train`` (EWT's UCCA v2 labels
 harmonized: T -> D, Q -> E, first category of multi-category edges). The span
@@ -15,8 +15,8 @@ only. The weights file records the command, the data hashes, the epochs and
 the dev scores. ``--finetune-encoder`` (v4) trains the encoder's transformer
 layers too (``encoder_torch.py``); ``--device cuda`` trains on a GPU, where a
 folder made by ``parsers/pack.py`` replaces spaCy and the shared data.
-``--silver DIR`` adds machine-parsed passages (``benchmarks/silver_parses.py``)
-to the training data, never to the vocabulary or the dev sets.
+``--silver DIR`` adds machine-parsed passages (UCCA XML, for example ``samsa parse``'s
+output on raw text) to the training data, never to the vocabulary or the dev sets.
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def scene_weights(n: int, spans, weight: float) -> torch.Tensor | None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="../shared/data")
-    ap.add_argument("--out", default="parsers/builtin/weights/ucca-span-v2.npz")
+    ap.add_argument("--out", default="ucca-span.npz")
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--patience", type=int, default=4)
     ap.add_argument("--max-minutes", type=float, default=115.0, help="safety cap on the whole run")
@@ -204,8 +204,8 @@ def main(argv: list[str] | None = None) -> int:
         "--silver",
         default=None,
         metavar="DIR",
-        help="also train on these UCCA XML passages (e.g. benchmarks/silver_parses.py's ensemble parses of raw "
-        "text; the vocabulary stays the gold corpora's; Wiki guidelines)",
+        help="also train on these UCCA XML passages (machine parses of raw text, for example; the vocabulary stays "
+        "the gold corpora's; Wiki guidelines)",
     )
     ap.add_argument(
         "--select",
@@ -315,7 +315,8 @@ def main(argv: list[str] | None = None) -> int:
         model.eval()
         if finetune is not None:  # the dev sentences' states under the encoder as saved (float16)
             add_features(dev_feats, dev_styles, finetuned_features(model.encoder, dev_pieces))
-        predicted = decode_batch(model.to_numpy(), vocab, dev_feats, dev_tokens)  # exactly as the shipped parser
+        # the network's own spans, as trained (the decoding steps after them are scored by benchmarks/parser_eval.py)
+        predicted = decode_batch(model.to_numpy(), vocab, dev_feats, dev_tokens, steps=False)
         scores = evaluate_corpus(zip(predicted, dev_graphs, strict=True)).to_dict()["labeled"]
         scene = scene_scores(zip(predicted, dev_graphs, strict=True))
         pooled = scores["pooled"]["f1"]

@@ -1,23 +1,18 @@
 """The ``builtin`` parser: a span-based UCCA parser trained by ``parsers/train.py``, CPU-only.
 
-Two pipelines (:data:`PIPELINES`, registry ``builtin.v5``): ``fast``
+Two pipelines (:data:`PIPELINES`), decoded one way (:data:`DECODING`, registry ``builtin.v5``): ``fast``
 (``weights/ucca-span-v2-scenes.npz``) and ``accurate`` (``weights/ucca-span-v3-minilm-l4-scenes.npz``,
-which also reads the frozen encoder of ``encoder.py``). Older registry versions stay, so that their
-signatures keep their meaning: ``builtin.v4`` decodes the same pipelines without ``wellformed.one_center``,
-``builtin.v3`` also without ``decode.at_least_one_scene``, ``builtin.v2`` also without
-``wellformed.one_main_relation``,
-``builtin.v1`` reads the plain v2 weights (``weights/ucca-span-v2.npz``) without Scene un-nesting either.
-The float16 weights ship inside the package; each file records its training command, data hashes and dev
-scores. Inference runs on numpy (``runtime.py``) and spaCy with an English model; PyTorch is needed only to
-train (the ``train`` extra). Primary units and remote edges are predicted; implicit units are not (see
-docs/parser.md).
+which also reads the frozen encoder of ``encoder.py``). The float16 weights ship inside the package; each
+file records its training command, data hashes and dev scores. Inference runs on numpy (``runtime.py``)
+and spaCy with an English model; PyTorch is needed only to train (the ``train`` extra). Primary units and
+remote edges are predicted; implicit units are not (see docs/parser.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from functools import cached_property, partial
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -28,18 +23,12 @@ from samsa.errors import PluginUnavailable
 from samsa.ucca.graph import new_passage
 
 __all__ = [
+    "DECODING",
     "DEFAULT_PIPELINE",
     "DEFAULT_WEIGHTS",
-    "LATEST_DECODING",
     "PIPELINES",
-    "V1_WEIGHTS",
     "BuiltinParser",
     "make",
-    "make_pipeline",
-    "make_v2",
-    "make_v3",
-    "make_v4",
-    "make_v5",
 ]
 
 #: named pipelines -> shipped weights file (docs/parser.md): ``fast`` reads spaCy features only, ``accurate``
@@ -48,10 +37,10 @@ __all__ = [
 PIPELINES = {"fast": "ucca-span-v2-scenes.npz", "accurate": "ucca-span-v3-minilm-l4-scenes.npz"}
 DEFAULT_PIPELINE = "fast"
 DEFAULT_WEIGHTS = PIPELINES[DEFAULT_PIPELINE]
-#: the newest decoding of a named pipeline (registry ``builtin.v5``; ``decoding=2`` gives ``builtin.v2``'s, ...)
-LATEST_DECODING = 5
-#: what ``builtin.v1`` (no pipeline: the old decoding) reads: the weights it was published with
-V1_WEIGHTS = "ucca-span-v2.npz"
+#: the registry name of the decoding, printed in every signature: the spans of the network, then Scenes un-nested
+#: from main relations, one main relation per Scene, one center per main relation that does not coordinate, and
+#: under the Wiki guidelines a sentence left without a Scene decoded again with a larger Scene bias (decode.py)
+DECODING = "builtin.v5"
 #: spaCy components the parser does not read (not loaded at all)
 UNUSED_PIPES = ("ner", "lemmatizer", "attribute_ruler")
 
@@ -60,14 +49,13 @@ class BuiltinParser:
     """Parse sentences (strings or token lists) into UCCA graphs.
 
     Strings are tokenized with spaCy's English tokenizer; token lists are kept
-    token for token (``samsa parse --tokenizer none``). ``decoding`` is the registry
-    version whose decoding steps to apply (default: ``builtin.v1``'s without a
-    pipeline, the newest with one), so that a parse can be reproduced under an
-    older signature. ``gemm`` says how spaCy's networks multiply matrices
+    token for token (``samsa parse --tokenizer none``). ``pipeline`` names the shipped
+    weights (default ``fast``); ``weights`` reads another file, decoded the same way
+    (its signature then names the file, not a pipeline). ``gemm`` says how spaCy's networks multiply matrices
     (``samsa.aligners.annotate.load_spacy``: numpy's BLAS, the default, or thinc's BLIS).
     """
 
-    name = "builtin.v1"
+    name = DECODING
 
     def __init__(
         self,
@@ -80,7 +68,6 @@ class BuiltinParser:
         pipeline: str | None = None,
         style: str = "wiki",
         encoder_dir: str | Path | None = None,
-        decoding: int | None = None,
         gemm: str = "numpy",
     ) -> None:
         from samsa.aligners.annotate import GEMM_BACKENDS
@@ -93,23 +80,10 @@ class BuiltinParser:
             raise PluginUnavailable(f"unknown annotation style {style!r}; choose from {', '.join(STYLES)}")
         if gemm not in GEMM_BACKENDS:
             raise PluginUnavailable(f"unknown matrix-product backend {gemm!r}; choose from {', '.join(GEMM_BACKENDS)}")
-        self.pipeline = pipeline
-        # the registry version whose decoding this is: builtin.v1 (no pipeline) decodes the spans as they come;
-        # v2 (a named pipeline) also unnests Scenes inside main relations (decode.unnest_scenes); v3 then leaves
-        # one main relation per Scene (wellformed.one_main_relation); v4 decodes a sentence left without a Scene
-        # again with a larger Scene bias, under the Wiki guidelines (decode.at_least_one_scene); v5, the newest,
-        # leaves one center per main relation that does not coordinate (wellformed.one_center)
-        self.decoding = (1 if pipeline is None else LATEST_DECODING) if decoding is None else decoding
-        if pipeline is None and self.decoding != 1:
-            raise PluginUnavailable(f"decoding {decoding} needs a pipeline ({', '.join(PIPELINES)}); without one "
-                                    "the parser is builtin.v1")  # fmt: skip
-        if pipeline is not None and self.decoding not in (2, 3, 4, 5):
-            raise PluginUnavailable(f"the {pipeline} pipeline decodes as builtin.v2 to v5 (decoding 2 to 5), "
-                                    f"not {decoding}")  # fmt: skip
-        self.unnest = self.decoding >= 2
-        self.one_main = self.decoding >= 3
-        self.name = f"builtin.v{self.decoding}"
-        shipped = PIPELINES[pipeline] if pipeline is not None else V1_WEIGHTS
+        if pipeline is None and not weights:
+            pipeline = DEFAULT_PIPELINE
+        self.pipeline = pipeline  # None: weights of the caller's own, named by their file in the signature
+        shipped = PIPELINES[pipeline or DEFAULT_PIPELINE]
         path = Path(weights) if weights else Path(str(resources.files("samsa.parsers.builtin") / "weights" / shipped))
         if not path.is_file():
             raise PluginUnavailable(f"parser weights not found at {path}")
@@ -133,8 +107,7 @@ class BuiltinParser:
         self.style = style if int(self._config.get("styles", 0)) else "wiki"
         self._style_id = STYLES.index(self.style)
         # every sentence of the Wiki-guideline annotation has a Scene; EWT's (UCCA v2) fragments may have none
-        self.min_scene = self.decoding >= 4 and self.style == "wiki"
-        self.one_center = self.decoding >= 5
+        self.min_scene = self.style == "wiki"
         self._encoder_dir = encoder_dir
         self._encoder_digest: str | None = None
         if self.encoder_layers:
@@ -209,9 +182,7 @@ class BuiltinParser:
                 batch = [tokens[k] for k in idx]
                 feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
                 graphs = decode_batch(self.net, self.vocab, feats, batch, batch=self.batch_size,
-                                      scene_bias=self.scene_bias, unnest=self.unnest,
-                                      one_main=self.one_main, min_scene=self.min_scene,
-                                      centers=self.one_center)  # fmt: skip
+                                      scene_bias=self.scene_bias, min_scene=self.min_scene)  # fmt: skip
                 for k, g in zip(idx, graphs, strict=True):
                     out[k] = g
         done = [new_passage() if g is None else g for g in out]
@@ -276,15 +247,7 @@ def _encoder_id(encoder_dir: str | Path | None) -> str:
 
 
 def make(
-    *, weights: str | None = None, model: str | None = None, scene_bias: float | None = None, gemm: str = "numpy"
-) -> BuiltinParser:
-    """Registry factory of ``builtin.v1`` (the plain v2 weights; ``scene_bias``: see ``calibrated_scene_bias``)."""
-    return BuiltinParser(weights=weights, model=model, scene_bias=scene_bias, gemm=gemm)
-
-
-def make_pipeline(
     *,
-    decoding: int = LATEST_DECODING,
     pipeline: str = DEFAULT_PIPELINE,
     weights: str | None = None,
     model: str | None = None,
@@ -293,17 +256,8 @@ def make_pipeline(
     encoder_dir: str | None = None,
     gemm: str = "numpy",
 ) -> BuiltinParser:
-    """A named pipeline (``fast`` or ``accurate``, docs/parser.md) decoded as ``builtin.v<decoding>``: the
-    registry's ``builtin.v2`` and ``builtin.v3`` are this with their version fixed."""
-    return BuiltinParser(pipeline=pipeline, weights=weights, model=model, scene_bias=scene_bias, style=style,
-                         encoder_dir=encoder_dir, decoding=decoding, gemm=gemm)  # fmt: skip
-
-
-#: registry factory of ``builtin.v2``: Scenes un-nested; kept so that its signatures keep their meaning
-make_v2 = partial(make_pipeline, decoding=2)
-#: registry factory of ``builtin.v3``: ``builtin.v2`` plus one main relation per Scene
-make_v3 = partial(make_pipeline, decoding=3)
-#: registry factory of ``builtin.v4``: ``builtin.v3`` plus at least one Scene per sentence under the Wiki guidelines
-make_v4 = partial(make_pipeline, decoding=4)
-#: registry factory of ``builtin.v5`` (the default ``builtin``): ``builtin.v4`` plus one center per main relation
-make_v5 = partial(make_pipeline, decoding=5)
+    """Registry factory of ``builtin.v5``: a named pipeline (``fast`` or ``accurate``, docs/parser.md), or
+    ``weights`` of one's own decoded the same way."""
+    return BuiltinParser(pipeline=None if weights and pipeline == DEFAULT_PIPELINE else pipeline, weights=weights,
+                         model=model, scene_bias=scene_bias, style=style, encoder_dir=encoder_dir,
+                         gemm=gemm)  # fmt: skip

@@ -139,18 +139,18 @@ def decode_batch(
     tokens: Sequence[Sequence[str]],
     batch: int = 32,
     scene_bias: float = 0.0,
-    unnest: bool = False,
-    one_main: bool = False,
+    steps: bool = True,
     min_scene: bool = False,
-    centers: bool = False,
 ) -> list[nx.DiGraph]:
     """Parse featurized sentences into graphs.
 
     ``scene_bias`` is added to the log-probability of every main-relation label
     (P/S) before decoding: more Scenes for a positive value (``parsers/calibrate.py``).
-    ``unnest``: apply :func:`unnest_scenes` to the decoded spans; ``one_main``: then
-    :func:`~samsa.parsers.builtin.wellformed.one_main_relation` (one P/S per unit);
-    ``min_scene``: a sentence decoded without a Scene is decoded again as :func:`at_least_one_scene` says.
+    ``steps``: the parser's decoding steps after the spans, in order: :func:`unnest_scenes`,
+    :func:`~samsa.parsers.builtin.wellformed.one_main_relation` (one P/S per unit) and
+    :func:`~samsa.parsers.builtin.wellformed.one_center` (one center per main relation); training scores its
+    dev epochs on the network's own spans (``steps=False``). ``min_scene``: a sentence decoded without a Scene
+    is decoded again as :func:`at_least_one_scene` says (the Wiki guidelines give every sentence a Scene).
     """
     mask = main_relation_mask(vocab)
     out: list[nx.DiGraph] = []
@@ -164,8 +164,7 @@ def decode_batch(
         for bi, found in enumerate(cky_batch(gain, lengths)):
             log_probs = rows.log_probs[first_row[bi] : first_row[bi + 1]]
             graph = partial(_sentence_graph, net=net, vocab=vocab, fence=fence, b=bi, words=list(tokens[b + bi]),
-                            log_probs=log_probs, mask=mask, unnest=unnest, one_main=one_main, centers=centers,
-                            passage_id=str(b + bi + 1))  # fmt: skip
+                            log_probs=log_probs, mask=mask, steps=steps, passage_id=str(b + bi + 1))  # fmt: skip
             g = graph([Span(i, j, vocab.labels[best[bi, i, j]]) for i, j in found], scene_bias)
             if min_scene and not scenes(g):
                 g = at_least_one_scene(log_probs, lengths[bi], mask, vocab.labels, scene_bias, graph) or g
@@ -174,15 +173,13 @@ def decode_batch(
 
 
 def _sentence_graph(spans: list[Span], bias: float, *, net: NumpySpanNet, vocab: Vocab, fence: np.ndarray, b: int,
-                    words: list[str], log_probs: np.ndarray, mask: np.ndarray, unnest: bool, one_main: bool,
-                    centers: bool, passage_id: str) -> nx.DiGraph:  # fmt: skip
+                    words: list[str], log_probs: np.ndarray, mask: np.ndarray, steps: bool,
+                    passage_id: str) -> nx.DiGraph:  # fmt: skip
     """Sentence ``b``'s graph from its decoded spans (decoded at Scene bias ``bias``): the later steps."""
-    if unnest:
+    if steps:
         spans = unnest_scenes(spans)
-    lookup = _sentence_log_probs(log_probs, bias * mask, len(words), 0)
-    if one_main:
+        lookup = _sentence_log_probs(log_probs, bias * mask, len(words), 0)
         spans = one_main_relation(spans, len(words), lookup, vocab.labels)
-    if centers:
         spans = one_center(spans, len(words), lookup, vocab.labels)
     g = spans_to_graph(words, spans, passage_id=passage_id)
     predict_remotes(net, vocab, fence, b, g)

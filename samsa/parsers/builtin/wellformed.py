@@ -13,12 +13,10 @@ relations (to the best label whose outermost category is not P/S, e.g. ``C``,
 run of the unit's children that holds exactly one of its main relations (the
 best label without P/S, e.g. ``A`` or ``H``), which makes that run a Scene of its
 own. The CKY decoder already left out every such unit with a positive gain, so
-both repairs cost something; the smaller cost wins. docs/parser.md ("One main
-relation per Scene") has the dev figures that chose this step for ``builtin.v3``.
+both repairs cost something; the smaller cost wins (docs/parser.md, "Decoding").
 
-:func:`one_center` (``builtin.v5``) leaves a main relation one center unless it
-coordinates, relabeling the others by the network's own scores (docs/parser.md,
-"One center per main relation").
+:func:`one_center` leaves a main relation one center unless it
+coordinates, relabeling the others by the network's own scores (docs/parser.md, "Decoding").
 """
 
 from __future__ import annotations
@@ -158,6 +156,8 @@ def one_center(spans: Sequence[Span], n: int, log_probs: LogProbs, labels: Seque
     add words the annotation does not count (in the Wiki training annotation 4 of 14,625 main relations have
     two centers without a connector, 110 with one)."""
     labels = tuple(labels)
+    if "C" not in labels:  # a label set without centers (a network trained on a few sentences) has none to repair
+        return list(spans)
     targets, center = center_targets(labels), labels.index("C")
     replace: dict[Span, Span] = {}
     for (_, _, label), kids in _children(spans, n).items():
