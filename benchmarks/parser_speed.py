@@ -15,7 +15,8 @@ With ``--other CHECKOUT`` the same commands also run on another checkout of sams
 first on ``PYTHONPATH``, in this interpreter), side by side: each round runs both checkouts'
 full and one-line commands, so a slow spell of the shared machine hits both alike; reported per
 checkout are the median timings, the sentences/s of each round and their median, and whether both
-wrote the same XML files. Writes ``benchmarks/results/parser_speed_ab.json``.
+wrote the same XML files, under ``side_by_side`` in ``benchmarks/results/parser_speed.json`` (the
+one-checkout figures there are kept).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _data import DATA, write_json
+from _data import DATA, RESULTS, write_json
 
 from samsa.ucca.graph import tokens
 from samsa.ucca.xml import list_passage_files, load_passage
@@ -134,7 +135,13 @@ def main() -> None:
             print(json.dumps(rows[-1]), flush=True)
     record = {"set": args.set, "cpus": os.cpu_count(), "started": started, "repeat": args.repeat, "runs": rows,
               "command": "python benchmarks/parser_speed.py " + " ".join(sys.argv[1:])}  # fmt: skip
-    write_json("parser_speed_ab.json" if args.other else "parser_speed.json", record)
+    path = RESULTS / "parser_speed.json"
+    previous = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    if args.other:
+        record = {**{k: v for k, v in previous.items() if k != "side_by_side"}, "side_by_side": record}
+    elif "side_by_side" in previous:
+        record["side_by_side"] = previous["side_by_side"]
+    write_json("parser_speed.json", record)
 
 
 if __name__ == "__main__":

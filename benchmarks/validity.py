@@ -46,7 +46,8 @@ def one_set(gold_rel: str, parser: str, scene_bias: float | None = None) -> dict
     if scene_bias is not None:
         options["scene_bias"] = scene_bias
     start = time.perf_counter()
-    parsed = get_parser(parser, **options).parse([tokens(g) for g in gold])
+    built = get_parser(parser, **options)
+    parsed = built.parse([tokens(g) for g in gold])
     parse_seconds = time.perf_counter() - start
     metric = Samsa(tokenizer="none", separator=SEPARATOR)
     outputs = synthetic_outputs(gold)
@@ -63,6 +64,7 @@ def one_set(gold_rel: str, parser: str, scene_bias: float | None = None) -> dict
         "gold": gold_rel,
         "sentences": len(gold),
         "parser_options": options,
+        "parser_signature": built.signature() if hasattr(built, "signature") else parser,
         "parse_seconds": round(parse_seconds, 1),
         "outputs": {n: {k: _round(v) for k, v in asdict(stats[n]).items()} for n in names},
         "outputs_abl": {n: {k: _round(v) for k, v in asdict(abl[n]).items()} for n in names},

