@@ -24,15 +24,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _data import DATA, write_json
 
 from samsa.registry import get_parser
-from samsa.scoring.metric import Samsa
 from samsa.studies.validity import (
     OUTPUTS,
-    SEPARATOR,
+    battery_scores,
     kendall_tau,
     output_stats,
     reversals,
     split_sensitivity,
-    synthetic_outputs,
 )
 from samsa.ucca.graph import tokens
 from samsa.ucca.xml import list_passage_files, load_passage
@@ -49,14 +47,7 @@ def one_set(gold_rel: str, parser: str, scene_bias: float | None = None) -> dict
     built = get_parser(parser, **options)
     parsed = built.parse([tokens(g) for g in gold])
     parse_seconds = time.perf_counter() - start
-    metric = Samsa(tokenizer="none", separator=SEPARATOR)
-    outputs = synthetic_outputs(gold)
-    scores: dict[str, dict[str, list[float]]] = {}
-    for name, lines in outputs.items():
-        m = [metric.sentence_score(g, o) for g, o in zip(gold, lines, strict=True)]
-        p = [metric.sentence_score(g, o) for g, o in zip(parsed, lines, strict=True)]
-        scores[name] = {"manual": [r.samsa for r in m], "parsed": [r.samsa for r in p],
-                        "manual_abl": [r.samsa_abl for r in m], "parsed_abl": [r.samsa_abl for r in p]}  # fmt: skip
+    scores = battery_scores(gold, parsed)
     stats = {n: output_stats(s["manual"], s["parsed"]) for n, s in scores.items()}
     abl = {n: output_stats(s["manual_abl"], s["parsed_abl"]) for n, s in scores.items()}
     names = list(OUTPUTS)

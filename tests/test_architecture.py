@@ -1,5 +1,6 @@
 """The package's shape: each folder a layer that imports only from itself and the layers below it, no import
-cycle between modules (imports inside functions included), no module over 400 lines (docs/architecture.md)."""
+cycle between modules (imports inside functions included), no module over 400 lines (docs/architecture.md), and
+no module the README's test command collects that imports an optional extra at its top level."""
 
 from __future__ import annotations
 
@@ -126,3 +127,34 @@ def test_no_module_over_400_lines():
 def test_the_cycle_finder_finds_cycles():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def top_level_imports(path: Path) -> set[str]:
+    """The top-level package names ``path`` imports at module level (relative imports aside)."""
+    names: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_modules_that_import_an_extra_are_left_out_of_the_doctest_run(pytestconfig):
+    """Without the extra, collecting such a module would fail the README's `python -m pytest`."""
+    from samsa.cli import EXTRAS
+
+    addopts = pytestconfig.getini("addopts")
+    ignored = {a.removeprefix("--ignore=") for a in addopts if a.startswith("--ignore=")}
+    needing = {p.relative_to(ROOT).as_posix() for p in PACKAGE.rglob("*.py") if top_level_imports(p) & set(EXTRAS)}
+    assert (
+        needing
+        == ignored
+        == {
+            "samsa/parsers/train.py",
+            "samsa/parsers/train_start.py",
+            "samsa/parsers/builtin/model.py",
+            "samsa/parsers/builtin/encoder_torch.py",
+        }
+    )
+    assert "samsa" in pytestconfig.getini("testpaths") and "--doctest-modules" in addopts

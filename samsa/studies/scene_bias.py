@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from samsa.studies.validity import OutputStats, output_stats, split_sensitivity, synthetic_outputs
+from samsa.studies.validity import OutputStats, battery_scores, output_stats, split_sensitivity
 
 __all__ = ["GRID", "MAD_SLACK", "battery_stats", "choose", "main"]
 
@@ -37,18 +37,8 @@ DEV_SETS = ("wiki/dev", "ewt/dev")
 
 
 def battery_stats(gold: Sequence[Any], parsed: Sequence[Any]) -> dict[str, OutputStats]:
-    """The validity battery's :class:`~samsa.studies.validity.OutputStats` of ``parsed`` against ``gold`` (SAMSA,
-    paper mode, exact aligner, the gold tokens)."""
-    from samsa.scoring.metric import Samsa
-    from samsa.studies.validity import SEPARATOR
-
-    metric = Samsa(tokenizer="none", separator=SEPARATOR)
-    stats = {}
-    for name, lines in synthetic_outputs(gold).items():
-        manual = [metric.sentence_score(g, o).samsa for g, o in zip(gold, lines, strict=True)]
-        automatic = [metric.sentence_score(p, o).samsa for p, o in zip(parsed, lines, strict=True)]
-        stats[name] = output_stats(manual, automatic)
-    return stats
+    """The validity battery's SAMSA :class:`~samsa.studies.validity.OutputStats` of ``parsed`` against ``gold``."""
+    return {name: output_stats(s["manual"], s["parsed"]) for name, s in battery_scores(gold, parsed).items()}
 
 
 def grid_row(bias: float, per_set: Mapping[str, Mapping[str, OutputStats]]) -> dict[str, Any]:

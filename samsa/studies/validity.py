@@ -8,7 +8,8 @@ perfect split over the identity the parsed annotation keeps (**split sensitivity
 rank the same (**Kendall tau**, and the pairs more than 5 points apart on manual UCCA ranked the other way
 round), and how often the perfect split scores 0 on the parse (its Scene count below the sentences').
 
-Everything here is a pure function of graphs and scores; ``benchmarks/validity.py`` runs it on a gold set.
+Everything here but :func:`battery_scores` (which scores the battery) is a pure function of graphs and scores;
+``benchmarks/validity.py`` runs it on a gold set.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ __all__ = [
     "OUTPUTS",
     "SEPARATOR",
     "OutputStats",
+    "battery_scores",
     "kendall_tau",
     "output_stats",
     "pearson",
@@ -107,6 +109,22 @@ OUTPUTS: dict[str, Callable[[nx.DiGraph, int], str]] = {
 def synthetic_outputs(gold: Sequence[nx.DiGraph]) -> dict[str, list[str]]:
     """Every output of the battery for every gold sentence."""
     return {name: [build(g, k) for k, g in enumerate(gold)] for name, build in OUTPUTS.items()}
+
+
+def battery_scores(gold: Sequence[nx.DiGraph], parsed: Sequence[nx.DiGraph]) -> dict[str, dict[str, list[float]]]:
+    """Per output of the battery, the sentence scores on the manual (``gold``) and the parsed annotation of the
+    same tokens: ``manual``, ``parsed`` (SAMSA) and ``manual_abl``, ``parsed_abl`` (SAMSA-abl); paper mode, exact
+    aligner, the gold tokens."""
+    from samsa.scoring.metric import Samsa
+
+    metric = Samsa(tokenizer="none", separator=SEPARATOR)
+    scores = {}
+    for name, lines in synthetic_outputs(gold).items():
+        m = [metric.sentence_score(g, o) for g, o in zip(gold, lines, strict=True)]
+        p = [metric.sentence_score(g, o) for g, o in zip(parsed, lines, strict=True)]
+        scores[name] = {"manual": [r.samsa for r in m], "parsed": [r.samsa for r in p],
+                        "manual_abl": [r.samsa_abl for r in m], "parsed_abl": [r.samsa_abl for r in p]}  # fmt: skip
+    return scores
 
 
 @dataclass(frozen=True)
