@@ -117,6 +117,27 @@ def test_concurrent_writers(tmp_path):
         assert cache.info()["entries"] == 500 and cache.dropped == 0
 
 
+def _first_open(path: str) -> None:
+    with ParseCache(path) as cache:
+        sys.exit(0 if cache.usable else 3)
+
+
+@pytest.mark.skipif("fork" not in mp.get_all_start_methods(), reason="needs fork to start openers at once")
+def test_processes_creating_the_cache_at_once_all_get_it(tmp_path, capsys):
+    # a new cache file must never be seen half-initialised: before it was created whole, a process opening it
+    # while another was writing its header took it for another program's file (about 1 trial in 3 here)
+    ctx = mp.get_context("fork")
+    for trial in range(20):
+        path = str(tmp_path / f"c{trial}.sqlite")
+        procs = [ctx.Process(target=_first_open, args=(path,)) for _ in range(6)]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join(60)
+        assert [p.exitcode for p in procs] == [0] * 6, capsys.readouterr().err
+    assert sorted(f.name for f in tmp_path.iterdir() if ".new-" in f.name) == []
+
+
 KILLED_WRITER = """
 import sys
 from samsa.engine.cache import ParseCache

@@ -138,6 +138,31 @@ class ParseCache:
             raise sqlite3.DatabaseError(f"schema {schema!r}, expected {SCHEMA!r}")
         return db
 
+    def _create(self) -> None:
+        """Make a new cache appear at the path whole: built under a private name (header, schema, WAL mode),
+        then hard-linked into place, which fails if another process got there first. A process that finds the
+        file never sees it half-initialised (without samsa's application ID it would be taken for another
+        program's file and left alone). Where hard links are not possible the cache is initialised in place."""
+        tmp = self.path.with_name(f"{self.path.name}.new-{os.getpid()}")
+        try:
+            tmp.unlink(missing_ok=True)
+            db = sqlite3.connect(tmp, timeout=self.timeout, isolation_level=None)
+            try:
+                db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                db.executescript(_CREATE)
+                db.execute("INSERT OR IGNORE INTO info VALUES ('schema', ?)", (SCHEMA,))
+                db.execute("PRAGMA journal_mode = WAL")
+            finally:
+                db.close()
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp, self.path)
+        except (OSError, sqlite3.Error):
+            pass  # _connect initialises in place and reports what is really wrong
+        finally:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with contextlib.suppress(OSError):
+                    Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+
     def _open(self) -> sqlite3.Connection | None:
         """The connection, or None (with one warning) when the path holds something that is not samsa's."""
         owned = samsa_owned(self.path)
@@ -149,6 +174,8 @@ class ParseCache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise InputError(self.path, None, f"cannot create the parse cache's directory: {e.strerror}") from None
+        if owned is None:
+            self._create()
         try:
             return self._connect()
         except sqlite3.DatabaseError as e:
