@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from samsa.errors import PluginUnavailable
-from samsa.parsers.builtin.mpnet import MPNet, find_mpnet, read_mpnet, relative_buckets
+from samsa.parsers.builtin.mpnet import MPNet, find_mpnet, open_file, read_mpnet, relative_buckets
 
 SENTENCE = [0, 2202, 2257, 2192, 2002, 2439, 2988, 1041, 2659, 1016, 2]  # <s> john went ... call . </s>
 
@@ -64,9 +64,10 @@ def test_forward_matches_transformers_live(encoder: MPNet, tmp_path) -> None:
     """Every value of a padded batch against Hugging Face transformers, where it is installed (not in CI)."""
     transformers = pytest.importorskip("transformers")
     torch = pytest.importorskip("torch")
-    config, _, blob = read_mpnet(encoder.source)
+    config, _ = read_mpnet(encoder.source)
     (tmp_path / "config.json").write_text(json.dumps(config))
-    (tmp_path / "model.safetensors").write_bytes(blob)
+    with open_file(encoder.source, "model.safetensors") as fh:
+        (tmp_path / "model.safetensors").write_bytes(fh.read())
     model = transformers.MPNetModel.from_pretrained(str(tmp_path)).eval()
     ids = np.array([SENTENCE, [*SENTENCE[:5], 2, *[1] * 5]])
     mask = (ids != 1).astype(np.float32)
@@ -115,8 +116,10 @@ def test_split_archive_is_read_in_place(tmp_path) -> None:
     for k in range(len(cuts) - 1):
         parts.append(tmp_path / f"a.zip.{k + 1:03d}")
         parts[-1].write_bytes(data[cuts[k] : cuts[k + 1]])
-    config, vocab, blob = read_mpnet(parts)
-    assert config == {"hidden_size": 8} and vocab[:3] == ["<s>", "<pad>", "</s>"] and blob == payload
+    config, vocab = read_mpnet(parts)
+    with open_file(parts, "model.safetensors") as fh:
+        assert fh.read() == payload
+    assert config == {"hidden_size": 8} and vocab[:3] == ["<s>", "<pad>", "</s>"]
 
 
 def test_missing_encoder_names_the_install_command(monkeypatch, tmp_path) -> None:

