@@ -123,7 +123,7 @@ def main() -> None:
 
     configs: dict[str, tuple[list[str], object]] = {}
     if args.baseline:
-        configs["baseline"] = (cmd(args.baseline, src, systems, "--quiet"), None)
+        configs["baseline"] = (cmd(args.baseline, src, systems, "--quiet", "--no-cache"), None)
     for kind, path, before in (("cold", cache, clear), ("warm", warm, None)):
         for jobs in ("1", "2"):
             extra = ("--quiet", "--cache", str(path), "--jobs", jobs)
