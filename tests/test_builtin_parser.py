@@ -62,7 +62,7 @@ def test_score_from_raw_sources(tmp_path, capsys):
     assert [r["system"] for r in res] == ["a.txt", "b.txt"]  # names (--name, else file names)
     assert [r["file"] for r in res] == [str(sys1), str(sys2)]
     assert all(0 <= r["samsa"] <= 100 for r in res)
-    assert "parser:builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1|" in res[0]["signature"]
+    assert "parser:builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1+fit_scenes|" in res[0]["signature"]
 
 
 def test_remote_edges_and_scene_count_on_20k(parser, data_dir):

@@ -26,7 +26,7 @@ def test_unnest_relabels_a_main_relation_inside_a_main_relation():
 def test_default_parser_is_the_fast_pipeline(data_dir):
     assert resolve("parsers", "builtin") == "builtin.v5"
     parser = get_parser("builtin")
-    assert parser.signature() == "builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1"
+    assert parser.signature() == "builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1+fit_scenes"
     assert [n for n in available("parsers") if n.startswith("builtin")] == ["builtin.v5"]  # one decoding
 
 
@@ -34,8 +34,9 @@ def test_weights_of_ones_own_are_named_by_their_file():
     from samsa.parsers.builtin import BuiltinParser
 
     shipped = get_parser("builtin").weights
-    assert get_parser("builtin", weights=str(shipped)).signature() == "builtin.v5+ucca-span-v2-scenes-w4+scene_bias.1"
-    assert BuiltinParser().signature() == "builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1"
+    own = get_parser("builtin", weights=str(shipped))
+    assert own.signature() == "builtin.v5+ucca-span-v2-scenes-w4+scene_bias.1+fit_scenes"
+    assert BuiltinParser().signature() == "builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1+fit_scenes"
 
 
 def test_unknown_pipeline_and_style_are_explained():
@@ -51,7 +52,7 @@ def test_matrix_product_backend_keeps_the_signature_and_keys_the_cache():
     """spaCy's matrix products through numpy (the default) or BLIS agree to float32 rounding: the same parser
     by its signature, but their parses are cached apart."""
     fast, blis = get_parser("builtin"), get_parser("builtin", gemm="blis")
-    assert fast.signature() == blis.signature() == "builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1"
+    assert fast.signature() == blis.signature() == "builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1+fit_scenes"
     assert fast.cache_key().endswith("+gemm.numpy") and blis.cache_key().endswith("+gemm.blis")
     assert fast.cache_key().removesuffix("+gemm.numpy") == blis.cache_key().removesuffix("+gemm.blis")
 
@@ -65,9 +66,9 @@ def accurate():
 
 
 def test_accurate_pipeline_signature_names_pipeline_weights_and_style(accurate):
-    assert accurate.signature() == "builtin.v5+accurate+ucca-span-v3-minilm-l4-scenes+scene_bias.2"
+    assert accurate.signature() == "builtin.v5+accurate+ucca-span-v3-minilm-l4-scenes+scene_bias.1.25+fit_scenes"
     ewt = get_parser("builtin:accurate", style="ewt")
-    assert ewt.signature() == "builtin.v5+accurate+ucca-span-v3-minilm-l4-scenes+scene_bias.2+style.ewt"
+    assert ewt.signature() == "builtin.v5+accurate+ucca-span-v3-minilm-l4-scenes+scene_bias.1.25+fit_scenes+style.ewt"
     assert "|encoder:" in accurate.cache_key()
 
 

@@ -65,5 +65,6 @@ def test_the_pipelines_decode_with_the_bias_their_weights_record(pipeline):
     decode = parser.meta["decode"]
     reference = decode["reference"] if isinstance(decode["reference"], dict) else None
     assert parser.scene_bias == decode["scene_bias"] == choose(decode["grid"], reference=reference) > 0
-    assert parser.signature().endswith(f"+scene_bias.{decode['scene_bias']:g}")
+    fit = "+fit_scenes" if decode.get("fit_scenes") else ""
+    assert parser.fit_scenes == bool(fit) and parser.signature().endswith(f"+scene_bias.{decode['scene_bias']:g}{fit}")
     assert get_parser(f"builtin:{pipeline}", scene_bias=0).scene_bias == 0.0

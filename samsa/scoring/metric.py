@@ -150,7 +150,9 @@ class Samsa:
             return [[t.lower() for t in s] for s in sents] if self.lowercase else sents
         return [list(s) for s in output]
 
-    def _graphs(self, sources: Sequence[Source]) -> list[nx.DiGraph]:
+    def _graphs(self, sources: Sequence[Source], outputs: Sequence[Any] | None = None) -> list[nx.DiGraph]:
+        """Each source's graph: given, or parsed (sources given as text); with ``outputs`` (line-parallel), a
+        parser that fits Scenes computes a Scene ladder only for the sources an output needs it for."""
         for k, s in enumerate(sources, 1):
             if isinstance(s, nx.DiGraph):
                 check_passage(s, f"<source {k}>")  # a hand-built or foreign graph gets the XML reader's checks
@@ -163,7 +165,11 @@ class Samsa:
             return list(sources)
         if self.parser is None or isinstance(self.parser, str):
             self.parser = shared_parser(self.parser or "builtin")  # text sources: the built-in parser by default
-        parsed = iter(self.parser.parse(texts))
+        if outputs is not None and getattr(self.parser, "fit_scenes", False):
+            need = [len(self.split(o)) for s, o in zip(sources, outputs, strict=True) if isinstance(s, str)]
+            parsed = iter(self.parser.parse(texts, need=need))
+        else:
+            parsed = iter(self.parser.parse(texts))
         return [next(parsed) if isinstance(s, str) else s for s in sources]
 
     def prepare(
@@ -184,7 +190,8 @@ class Samsa:
         for k, g in enumerate(graphs):
             st = structures[k] if structures is not None and self.compat == "paper" else None
             if st is not None:
-                token_lists.extend(list(sc.words) for sc in st)
+                for rung in (st, *getattr(st, "ladder", ())):  # a rung's scenes are aligned when it is read
+                    token_lists.extend(list(sc.words) for sc in rung)
             elif g is not None:
                 token_lists.extend(scene_tokens(g, self.compat))
         token_lists += [sent for o in outputs for sent in self.split(o)]
@@ -199,7 +206,7 @@ class Samsa:
         graph's scenes and centers when one source is scored against several outputs.
         """
         _check_output(output, 1)
-        (g,) = self._graphs([source])
+        (g,) = self._graphs([source], [output])
         return self.score_graph(g, output, structure=structure)
 
     def score_graph(
@@ -218,7 +225,7 @@ class Samsa:
     ) -> CorpusResult:
         """Score line-parallel sources and outputs; the corpus score is the mean of sentence scores."""
         _check_corpus(sources, outputs)
-        graphs = self._graphs(sources)
+        graphs = self._graphs(sources, outputs)
         self.prepare(graphs, outputs)
         pairs = zip(graphs, outputs, strict=True)
         if progress is not None:

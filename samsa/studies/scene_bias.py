@@ -2,7 +2,7 @@
 ``samsa.parsers.train``).
 
 Usage:
-    python -m samsa.studies.scene_bias --pipeline fast [--data ../shared/data] [--weights FILE]
+    python -m samsa.studies.scene_bias --pipeline fast [--data ../shared/data] [--weights FILE] [--fit-scenes]
 
 A bias added to the log-probability of the main-relation labels (P/S) before decoding makes the parser find
 more Scenes. Too few Scenes make SAMSA score a correct split 0 (more output sentences than source Scenes);
@@ -12,7 +12,9 @@ Wiki dev and EWT dev (EWT under its guidelines' style), scores the validity batt
 highest mean **split sensitivity** among those whose identity mean absolute difference stays within
 :data:`MAD_SLACK` points of the unbiased decoding's on every set (:func:`choose`). The choice and the whole
 grid go into the weights file (``meta.decode``); the parser decodes with that bias unless it is given
-another (``scene_bias=``), and its signature names it.
+another (``scene_bias=``), and its signature names it. With ``--fit-scenes`` every parse carries its Scene
+ladder (``samsa.parsers.builtin.decode.scene_ladder``), which SAMSA reads for outputs with more sentences than
+the parse has Scenes; the choice then says so too (``meta.decode.fit_scenes``).
 """
 
 from __future__ import annotations
@@ -96,6 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", default="../shared/data", help="data root (default: %(default)s)")
     ap.add_argument("--pipeline", default="fast", help="the pipeline whose weights to decode (default: %(default)s)")
     ap.add_argument("--weights", default=None, help="another weights file, decoded as --pipeline's")
+    ap.add_argument(
+        "--fit-scenes",
+        action="store_true",
+        help="decode every parse with its Scene ladder (the parser's fit_scenes option)",
+    )
     ap.add_argument("--reference-weights", default=None, metavar="FILE",
                     help="hold the identity difference to this file's unbiased decoding (the weights the new ones "
                          "replace; default: the weights' own)")  # fmt: skip
@@ -103,27 +110,29 @@ def main(argv: list[str] | None = None) -> int:
     files = {name: list_passage_files(Path(args.data) / "ucca" / name) for name in DEV_SETS}
     gold = {name: [load_passage(f) for f in fs] for name, fs in files.items()}
 
-    def rows(weights: str | None, biases: Sequence[float]) -> list[dict[str, Any]]:
+    def rows(weights: str | None, biases: Sequence[float], fit: bool) -> list[dict[str, Any]]:
         per_set: list[dict[str, Any]] = [{} for _ in biases]
         for name, graphs in gold.items():  # each set featurized once, decoded at every bias
-            parser = BuiltinParser(pipeline=args.pipeline, weights=weights,
+            parser = BuiltinParser(pipeline=args.pipeline, weights=weights, fit_scenes=fit,
                                    style="ewt" if name.startswith("ewt") else "wiki")  # fmt: skip
             parsed = parser.parse_at_biases([tokens(g) for g in graphs], biases)
             for stats, at_bias in zip(per_set, parsed, strict=True):
                 stats[name] = battery_stats(graphs, at_bias)
         return [grid_row(bias, stats) for bias, stats in zip(biases, per_set, strict=True)]
 
-    reference = None
-    if args.reference_weights:
-        reference = {**rows(args.reference_weights, [0.0])[0], "weights": Path(args.reference_weights).name,
-                     "sha256": weights_digest(args.reference_weights)}  # fmt: skip
-    grid = rows(args.weights, GRID)
+    reference = None  # the weights the new ones replace, decoded as they were: unbiased, without a ladder
+    if args.reference_weights or args.fit_scenes:
+        ref = args.reference_weights or str(BuiltinParser(pipeline=args.pipeline, weights=args.weights).weights)
+        reference = {**rows(ref, [0.0], False)[0], "weights": Path(ref).name, "sha256": weights_digest(ref),
+                     "fit_scenes": False}  # fmt: skip
+    grid = rows(args.weights, GRID, args.fit_scenes)
     for r in grid:
         print(json.dumps(r), file=sys.stderr, flush=True)
     chosen = choose(grid, reference=reference)
     weights = BuiltinParser(pipeline=args.pipeline, weights=args.weights).weights
     update_meta(weights, decode={
         "scene_bias": chosen,
+        "fit_scenes": args.fit_scenes,
         "chosen_by": f"the highest mean split sensitivity with the identity mean absolute difference within "
                      f"{MAD_SLACK:g} of the reference's unbiased decoding (samsa.studies.scene_bias)",
         "reference": reference or "these weights, unbiased",
@@ -131,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         "dev_sha256": data_hash([f for fs in files.values() for f in fs]),
         "grid": grid,
     })  # fmt: skip
-    print(f"scene_bias {chosen} written to {weights}", file=sys.stderr)
+    print(f"scene_bias {chosen} (fit_scenes {args.fit_scenes}) written to {weights}", file=sys.stderr)
     return 0
 
 

@@ -110,15 +110,17 @@
     if (!r.scenes.length) src.appendChild(el("p", { cls: "muted", text: "No scene: every output scores 0." }));
     box.appendChild(src);
     r.systems.forEach((s, i) => {
-      const n = r.scenes.length;
+      const scs = s.rung || r.scenes; // a rung of the Scene ladder: the parser's parse with enough Scenes
+      const n = scs.length;
       const sys = el("div", { cls: "system", "data-system": systems[i] }, [
         el("h4", { text: systems[i] + ": SAMSA " + fmt(s.samsa) + ", SAMSA-abl " + fmt(s.abl) +
-          ", non-splitting penalty " + s.n_out + "/" + n + (n && s.n_out > n ? " (more sentences than scenes: 0)" : "") }),
+          ", non-splitting penalty " + s.n_out + "/" + n + (n && s.n_out > n ? " (more sentences than scenes: 0)" : "") +
+          (s.rung ? " (scored on the parser's parse with " + n + " scenes: more sentences than the parse above has scenes)" : "") }),
         el("p", { cls: "arith", text: sentenceArithmetic(s, n) }),
         el("ol", { cls: "outsents" }, s.sents.map((t) => el("li", { text: t.join(" ") }))),
       ]);
       s.scenes.forEach((m, k) => {
-        const sc = r.scenes[k];
+        const sc = scs[k];
         sys.appendChild(el("div", { cls: "scene-result", "data-scene": String(k) }, [
           el("div", {}, [el("strong", { text: "Scene " + (k + 1) }),
             " \u2192 " + (m.sent === null ? "no sentence" : "sentence " + (m.sent + 1)) + ": score ",
