@@ -116,12 +116,15 @@ def battery_scores(gold: Sequence[nx.DiGraph], parsed: Sequence[nx.DiGraph]) -> 
     same tokens: ``manual``, ``parsed`` (SAMSA) and ``manual_abl``, ``parsed_abl`` (SAMSA-abl); paper mode, exact
     aligner, the gold tokens."""
     from samsa.scoring.metric import Samsa
+    from samsa.scoring.paper import paper_structure
 
     metric = Samsa(tokenizer="none", separator=SEPARATOR)
+    # each graph's structure (its Scene ladder's included) once, for the six outputs
+    structures = {id(g): paper_structure(g) for g in (*gold, *parsed)}
     scores = {}
     for name, lines in synthetic_outputs(gold).items():
-        m = [metric.sentence_score(g, o) for g, o in zip(gold, lines, strict=True)]
-        p = [metric.sentence_score(g, o) for g, o in zip(parsed, lines, strict=True)]
+        m = [metric.sentence_score(g, o, structure=structures[id(g)]) for g, o in zip(gold, lines, strict=True)]
+        p = [metric.sentence_score(g, o, structure=structures[id(g)]) for g, o in zip(parsed, lines, strict=True)]
         scores[name] = {"manual": [r.samsa for r in m], "parsed": [r.samsa for r in p],
                         "manual_abl": [r.samsa_abl for r in m], "parsed_abl": [r.samsa_abl for r in p]}  # fmt: skip
     return scores
