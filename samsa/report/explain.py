@@ -64,6 +64,7 @@ def explain_output(
     for k, candidate in enumerate(getattr(structure, "ladder", ())):
         if candidate is scored:
             rung = explain_source(from_json(g.graph["scene_ladder"][k]), scored)["scenes"]
+            break
     index = {t: i for i, t in enumerate(terminals(g))}  # a rung has the same terminals
     scenes = []
     for sc, r in zip(scored, result.scenes, strict=True):

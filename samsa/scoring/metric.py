@@ -20,6 +20,7 @@ from samsa.aligners.base import Aligner
 from samsa.errors import ConfigError, InputError
 from samsa.registry import get_aligner, get_parser
 from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean, scene_tokens, score_passage
+from samsa.scoring.paper import fit_structure
 from samsa.signature import format_signature
 from samsa.text import SPLITTER_NAME, SPLITTERS, TOKENIZERS, split_output
 from samsa.ucca.validate import check_passage
@@ -189,9 +190,8 @@ class Samsa:
         token_lists: list[list[str]] = []
         for k, g in enumerate(graphs):
             st = structures[k] if structures is not None and self.compat == "paper" else None
-            if st is not None:
-                for rung in (st, *getattr(st, "ladder", ())):  # a rung's scenes are aligned when it is read
-                    token_lists.extend(list(sc.words) for sc in rung)
+            if st is not None:  # the scenes the output is scored against (a rung of the Scene ladder, or st)
+                token_lists.extend(list(sc.words) for sc in fit_structure(st, len(self.split(outputs[k]))))
             elif g is not None:
                 token_lists.extend(scene_tokens(g, self.compat))
         token_lists += [sent for o in outputs for sent in self.split(o)]
