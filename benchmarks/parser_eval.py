@@ -1,7 +1,7 @@
 """Evaluate the built-in UCCA parser on the Wiki, 20K and EWT test sets (or, ``--sets``, the dev sets).
 
 Usage:
-    python benchmarks/parser_eval.py [--pipeline fast accurate] [--weights FILE] [--threads 1]
+    python benchmarks/parser_eval.py [--pipeline fast accurate mpnet] [--weights FILE] [--threads 1]
         [--sets wiki_dev ewt_dev] [--out NAME.json]
 
 Gold tokens are given to the parser (as ``samsa parse --tokenizer none`` does).
@@ -122,7 +122,7 @@ def evaluate_pipeline(args, pipeline: str | None) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pipeline", nargs="+", default=["fast", "accurate"], help="named pipelines to evaluate")
+    ap.add_argument("--pipeline", nargs="+", default=["fast", "accurate", "mpnet"], help="named pipelines to evaluate")
     ap.add_argument("--weights", default=None, help="a weights file instead (evaluated once, as --pipeline's first)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--no-bias", action="store_true", help="skip the decoding without the Scene bias")

@@ -1,7 +1,7 @@
 """Parse speed and peak memory of each built-in pipeline through ``samsa parse``, as a user runs it.
 
 Usage:
-    python benchmarks/parser_speed.py [--pipeline fast accurate] [--jobs 1 2] [--set 20k_test]
+    python benchmarks/parser_speed.py [--pipeline fast accurate mpnet] [--jobs 1 2] [--set 20k_test]
     python benchmarks/parser_speed.py --other /path/to/other/checkout --pipeline fast --jobs 2 --repeat 5
 
 For every pipeline and ``--jobs`` value: ``samsa parse --tokenizer none --no-cache`` on the gold
@@ -117,7 +117,7 @@ def measure_ab(pipeline: str, jobs: int, lines: list[str], repeat: int, other: P
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pipeline", nargs="+", default=["fast", "accurate"])
+    ap.add_argument("--pipeline", nargs="+", default=["fast", "accurate", "mpnet"])
     ap.add_argument("--jobs", nargs="+", type=int, default=[1, 2])
     ap.add_argument("--set", default="20k_test", choices=sorted(SETS))
     ap.add_argument("--repeat", type=int, default=2)

@@ -1,7 +1,7 @@
 """Validity of automatic SAMSA: the synthetic battery of ``samsa.studies.validity`` on gold UCCA sets, scored on
 the manual annotation and on each pipeline's annotation of the same tokens (exact aligner, paper mode).
 
-    python benchmarks/validity.py                      # both pipelines; Wiki and EWT dev, Wiki and 20K test
+    python benchmarks/validity.py                      # the three pipelines; Wiki and EWT dev, Wiki and 20K test
     python benchmarks/validity.py --gold wiki/dev --parser builtin --out validity_wiki_dev_fast.json
 
 Writes ``benchmarks/results/validity.json`` (``--out`` names another file) and prints one table per
@@ -119,7 +119,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gold", nargs="+", default=["wiki/dev", "ewt/dev", "wiki/test", "20k/test"], metavar="SET",
                     help="gold sets under the data's ucca/ folder (default: %(default)s)")  # fmt: skip
-    ap.add_argument("--parser", nargs="+", default=["builtin", "builtin:accurate"],
+    ap.add_argument("--parser", nargs="+", default=["builtin", "builtin:accurate", "builtin:mpnet"],
                     help="parsers (default: %(default)s)")  # fmt: skip
     ap.add_argument("--scene-bias", type=float, default=None, help="decode with this Scene bias (a sweep on dev)")
     ap.add_argument(

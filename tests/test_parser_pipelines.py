@@ -1,5 +1,5 @@
-"""builtin.v5: named pipelines (fast, accurate), their signatures, and the decoding steps after the network's spans
-(Scene un-nesting; one main relation per Scene; one center per main relation; at least one Scene:
+"""builtin.v5: named pipelines (fast, accurate, mpnet), their signatures, and the decoding steps after the
+network's spans (Scene un-nesting; one main relation per Scene; one center per main relation; at least one Scene:
 tests/test_min_scene.py), each against the decoding without that step."""
 
 from __future__ import annotations
@@ -168,3 +168,24 @@ def test_one_center_per_main_relation(pipeline, monkeypatch):
         [scene] = scenes(g)
         centers.append([words[k - 1] for k in sorted(_center_positions(g, main_relations(g, scene)))])
     assert centers == [["managed", "win"], ["win"]]
+
+
+@pytest.fixture(scope="module")
+def mpnet():
+    try:
+        return get_parser("builtin:mpnet")
+    except PluginUnavailable as e:
+        pytest.skip(str(e))
+
+
+def test_mpnet_pipeline_names_itself_and_its_encoder_and_parses_two_scenes(mpnet):
+    """The third pipeline reads all-mpnet-base-v2's first layers (the five part packages); its Scene bias and
+    ladder are the ones its weights file records (chosen on the dev sets, docs/parser.md). "John went home and
+    Mary called him": two Scenes, "called" the second one's main relation with "Mary" and "him" its
+    participants."""
+    assert mpnet.signature() == "builtin.v5+mpnet+ucca-span-v3-mpnet-l4-scenes+scene_bias.1.5+fit_scenes"
+    assert mpnet.encoder_name == "mpnet" and "|encoder:sha256:" in mpnet.cache_key()
+    assert mpnet.meta["decode"]["scene_bias"] == 1.5 and mpnet.meta["decode"]["fit_scenes"] is True
+    first, second = _scene_structure(mpnet.parse(["John went home and Mary called him."])[0])
+    assert first[0] == "John went home" and first[2] == ["John"]
+    assert second == ("Mary called him", ["called"], ["Mary", "him"])

@@ -41,7 +41,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--ucca", required=True, metavar="DIR", help="manual UCCA XML, one file per line")
     add_system_options(p)
     p.add_argument(
-        "--parser", default="builtin", help="parser to compare with (default: %(default)s; builtin:accurate: accurate)"
+        "--parser",
+        default="builtin",
+        help="parser to compare with (default: %(default)s; builtin:accurate, builtin:mpnet: those pipelines)",
     )
     p.add_argument(
         "--parsed",

@@ -41,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--tokenizer", choices=("none", "spacy"), default="spacy",
                    help="'none': the input is tokenized, keep its tokens (default: %(default)s)")  # fmt: skip
-    p.add_argument("--parser", default="builtin", help=f"parser; builtin:accurate for the accurate pipeline "
+    p.add_argument("--parser", default="builtin", help=f"parser; builtin:accurate or builtin:mpnet for those pipelines "
                    f"(available: {', '.join(available('parsers'))})")  # fmt: skip
     add_runtime_options(p)
     p.set_defaults(run=run)

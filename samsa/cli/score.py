@@ -74,8 +74,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--parser",
         default=None,
-        help=f"parser for --source (default: builtin, the fast pipeline; builtin:accurate for the accurate one; "
-        f"available: {', '.join(available('parsers'))})",
+        help=f"parser for --source (default: builtin, the fast pipeline; builtin:accurate or builtin:mpnet for "
+        f"the others; available: {', '.join(available('parsers'))})",
     )
     p.add_argument("--no-fit-scenes", action="store_true",
                    help="builtin parser: score an output with more sentences than the parse has Scenes 0, as "
