@@ -57,12 +57,17 @@ def test_matrix_product_backend_keeps_the_signature_and_keys_the_cache():
     assert fast.cache_key().removesuffix("+gemm.numpy") == blis.cache_key().removesuffix("+gemm.blis")
 
 
-@pytest.fixture(scope="module")
-def accurate():
+def _pipeline_or_skip(name: str):
+    """The named pipeline, or the test skipped with the install command when its encoder package is missing."""
     try:
-        return get_parser("builtin:accurate")
+        return get_parser(f"builtin:{name}")
     except PluginUnavailable as e:
         pytest.skip(str(e))
+
+
+@pytest.fixture(scope="module")
+def accurate():
+    return _pipeline_or_skip("accurate")
 
 
 def test_accurate_pipeline_signature_names_pipeline_weights_and_style(accurate):
@@ -172,10 +177,7 @@ def test_one_center_per_main_relation(pipeline, monkeypatch):
 
 @pytest.fixture(scope="module")
 def mpnet():
-    try:
-        return get_parser("builtin:mpnet")
-    except PluginUnavailable as e:
-        pytest.skip(str(e))
+    return _pipeline_or_skip("mpnet")
 
 
 def test_mpnet_pipeline_names_itself_and_its_encoder_and_parses_two_scenes(mpnet):
