@@ -111,6 +111,23 @@ def test_training_continues_from_a_weights_file(tmp_path, data_dir):
         main([*base, "--out", str(tmp_path / "c.npz"), "--init", str(first), "--styles"])
 
 
+def test_training_continues_the_numbering_of_a_file_saved_during_a_run(tmp_path, data_dir):
+    """A file written during a run (its best epoch so far, before the run has ended) records no best epoch;
+    a run continuing from it numbers its epochs after the file's last one, not after its count of epochs."""
+    from samsa.parsers.builtin import BuiltinParser
+    from samsa.parsers.builtin.runtime import update_meta
+    from samsa.parsers.train import main
+
+    first, second, third = tmp_path / "a.npz", tmp_path / "b.npz", tmp_path / "c.npz"
+    base = ["--data", str(data_dir), "--limit", "12", "--epochs", "1", "--threads", "1", "--hidden", "16"]
+    assert main([*base, "--out", str(first)]) == 0
+    assert main([*base, "--out", str(second), "--init", str(first)]) == 0
+    update_meta(second, best_epoch=None, stopped=None)  # as the file stands while its run goes on
+    assert main([*base, "--out", str(third), "--init", str(second)]) == 0
+    meta = BuiltinParser(weights=third).meta
+    assert meta["init"]["best_epoch"] == 2 and [h["epoch"] for h in meta["history"]] == [3]
+
+
 def test_a_style_input_added_to_a_trained_network_starts_it_where_it_was(tmp_path, data_dir):
     """--init-add-styles: a network trained without the guideline-style input continues with one. The added
     input's weights start at zero, so the grown network's span scores are the file's whatever the style

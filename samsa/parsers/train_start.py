@@ -72,9 +72,11 @@ def continue_from(model: SpanModel, vocab: Vocab, path: Path, add_styles: bool =
             model.encoder.load_overrides(tuned)
     except (RuntimeError, KeyError) as e:
         raise SystemExit(f"{path}: not the same network as this run's options ({e})") from None
-    best = meta.get("best_epoch") or len(meta.get("history", []))
+    history = meta.get("history", [])
+    # a file saved during a run (its best epoch so far) records no best epoch yet: it holds its last epoch
+    best = meta.get("best_epoch") or (int(history[-1]["epoch"]) if history else 0)
     record = {"file": path.name, "sha256": weights_digest(path), "command": meta.get("command"), "best_epoch": best,
-              "history": meta.get("history", [])}  # fmt: skip
+              "history": history}  # fmt: skip
     if add_styles:
         record["added"] = "styles"
     return record
