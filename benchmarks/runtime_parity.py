@@ -1,7 +1,7 @@
 """The numpy inference runtime against the PyTorch network it replaces, on the Wiki, 20K and EWT test sets.
 
-Usage (needs the ``train`` extra for torch; ``accurate`` also the MiniLM package):
-    python benchmarks/runtime_parity.py [--pipeline fast accurate] [--out NAME.json]
+Usage (needs the ``train`` extra for torch; ``accurate`` also the MiniLM package, ``mpnet`` the MPNet packages):
+    python benchmarks/runtime_parity.py [--pipeline fast accurate mpnet] [--out NAME.json]
 
 Both networks get the same weights file and the same spaCy features (gold
 tokens). Reported per set: the largest absolute difference of span
@@ -24,6 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _data import DATA, write_json
 from parser_eval import SETS, STYLE, TEST_SETS
+
+from samsa.parsers.builtin import PIPELINES
 
 
 class TorchNet:
@@ -75,7 +77,7 @@ def max_differences(torch_net: TorchNet, numpy_net, feats, batch: int = 32) -> d
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pipeline", nargs="+", default=["fast", "accurate"], choices=("fast", "accurate"))
+    ap.add_argument("--pipeline", nargs="+", default=list(PIPELINES), choices=list(PIPELINES))
     ap.add_argument("--out", default="runtime_parity.json", help="file name under benchmarks/results")
     args = ap.parse_args()
     import torch
@@ -100,7 +102,8 @@ def compare(pipeline: str) -> dict[str, object]:
     from samsa.ucca.xml import list_passage_files, load_passage, to_standard_xml
 
     parser = BuiltinParser(pipeline=pipeline)
-    model = SpanModel(parser.vocab, **parser.net.config)
+    config = dict(parser.net.config)
+    model = SpanModel(parser.vocab, encoder_name=config.pop("encoder", "minilm"), **config)
     model.load_state_dict({k: torch.from_numpy(v) for k, v in parser.net.s.items()})
     model.eval()
     reference = TorchNet(model)
