@@ -62,12 +62,12 @@ def test_score_from_raw_sources(tmp_path, capsys):
     assert [r["system"] for r in res] == ["a.txt", "b.txt"]  # names (--name, else file names)
     assert [r["file"] for r in res] == [str(sys1), str(sys2)]
     assert all(0 <= r["samsa"] <= 100 for r in res)
-    assert "parser:builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1+fit_scenes|" in res[0]["signature"]
+    assert "parser:builtin.v5+fast+ucca-span-v2-scenes-w4|" in res[0]["signature"]
 
 
 def test_remote_edges_and_scene_count_on_20k(parser, data_dir):
-    """The default pipeline predicts remote edges; its Scene bias adds Scenes (on 20K the pipeline finds more Scenes
-    than the annotators even without it).
+    """The default pipeline predicts remote edges; a Scene bias adds Scenes (on 20K the pipeline finds more Scenes
+    than the annotators even without one).
 
     Thresholds sit a little below the values measured on these 100 sentences
     (docs/BENCHMARKS.md has the full test sets).
@@ -81,8 +81,11 @@ def test_remote_edges_and_scene_count_on_20k(parser, data_dir):
     assert counts["labeled", "remote"].f1 > 0.25  # measured 0.278
     assert counts["labeled", "primary"].f1 > 0.64  # measured 0.665
     found = scene_scores(pairs)
-    assert parser.scene_bias == parser.chosen_scene_bias > 0 and "+scene_bias." in parser.signature()
-    unbiased = BuiltinParser(scene_bias=0)
-    assert "scene_bias" not in unbiased.signature()
-    fewer = sum(len(scenes(g)) for g in unbiased.parse([tokens(g) for g in gold]))
-    assert fewer < found["scenes_guessed"] and 1.1 < fewer / found["scenes_ref"] < 1.4  # measured 410 < 485; 1.29
+    # the default pipeline decodes without a Scene bias (chosen on the dev sets, docs/validity.md); a positive
+    # one finds more Scenes
+    assert parser.scene_bias == parser.chosen_scene_bias == 0 and "scene_bias" not in parser.signature()
+    biased = BuiltinParser(scene_bias=1)
+    assert "+scene_bias.1" in biased.signature()
+    more = sum(len(scenes(g)) for g in biased.parse([tokens(g) for g in gold]))
+    guessed = found["scenes_guessed"]
+    assert guessed < more and 1.1 < guessed / found["scenes_ref"] < 1.4  # measured 410 < 485; 1.29

@@ -87,29 +87,29 @@ EASSE_SCENES = [["You", "are", "waiting", "for", "a", "train"], ["this", "train"
 
 
 def test_get_scenes():
-    """test_samsa.py::test_get_scenes, with the built-in parser in place of TUPA: decoded without a Scene bias it
-    finds TUPA's two Scenes; the default pipeline's bias (docs/validity.md) also makes "you far away" a Scene."""
+    """test_samsa.py::test_get_scenes, with the built-in parser in place of TUPA: the default pipeline (no Scene
+    bias, docs/validity.md) finds TUPA's two Scenes; a Scene bias of 1 also makes "you far away" a Scene."""
     from samsa.registry import get_parser
     from samsa.ucca.queries import scenes, unit_terminals
 
     text = "You are waiting for a train , this train will take you far away ."
-    for parser, want in ((get_parser("builtin", scene_bias=0), EASSE_SCENES),
-                         (get_parser("builtin"), [*EASSE_SCENES, ["you", "far", "away"]])):  # fmt: skip
+    for parser, want in ((get_parser("builtin"), EASSE_SCENES),
+                         (get_parser("builtin", scene_bias=1), [*EASSE_SCENES, ["you", "far", "away"]])):  # fmt: skip
         (g,) = parser.parse([text])
         assert [[g.nodes[t]["text"] for t in unit_terminals(g, s)] for s in scenes(g)] == want
 
 
 def test_sentence_samsa():
     """One of test_samsa.py::test_sentence_samsa's six cases: EASSE's 100 with TUPA's two Scenes, which the
-    built-in parser finds without a Scene bias; with the default pipeline's third Scene the two output sentences
+    default pipeline finds too; with a Scene bias of 1 the parse has a third Scene, and the two output sentences
     score 2 / 3^2 x 3 Scenes."""
     from samsa.registry import get_parser
 
     orig = "You are waiting for a train , this train will take you far away ."
     out = "You are waiting for a train . A train that will take you far away ."
-    unbiased = get_parser("builtin", scene_bias=0)
-    assert easse_samsa.sentence_samsa(orig, out, lowercase=True, parser=unbiased) == pytest.approx(100.0)
-    assert easse_samsa.sentence_samsa(orig, out, lowercase=True) == pytest.approx(100 * 2 / 3)
+    assert easse_samsa.sentence_samsa(orig, out, lowercase=True) == pytest.approx(100.0)
+    biased = get_parser("builtin", scene_bias=1)
+    assert easse_samsa.sentence_samsa(orig, out, lowercase=True, parser=biased) == pytest.approx(100 * 2 / 3)
 
 
 def test_sentence_samsa_of_an_unchanged_output_is_one_over_the_scene_count():

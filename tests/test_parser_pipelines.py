@@ -26,7 +26,7 @@ def test_unnest_relabels_a_main_relation_inside_a_main_relation():
 def test_default_parser_is_the_fast_pipeline(data_dir):
     assert resolve("parsers", "builtin") == "builtin.v5"
     parser = get_parser("builtin")
-    assert parser.signature() == "builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1+fit_scenes"
+    assert parser.signature() == "builtin.v5+fast+ucca-span-v2-scenes-w4"
     assert [n for n in available("parsers") if n.startswith("builtin")] == ["builtin.v5"]  # one decoding
 
 
@@ -35,8 +35,8 @@ def test_weights_of_ones_own_are_named_by_their_file():
 
     shipped = get_parser("builtin").weights
     own = get_parser("builtin", weights=str(shipped))
-    assert own.signature() == "builtin.v5+ucca-span-v2-scenes-w4+scene_bias.1+fit_scenes"
-    assert BuiltinParser().signature() == "builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1+fit_scenes"
+    assert own.signature() == "builtin.v5+ucca-span-v2-scenes-w4"
+    assert BuiltinParser().signature() == "builtin.v5+fast+ucca-span-v2-scenes-w4"
 
 
 def test_unknown_pipeline_and_style_are_explained():
@@ -52,7 +52,7 @@ def test_matrix_product_backend_keeps_the_signature_and_keys_the_cache():
     """spaCy's matrix products through numpy (the default) or BLIS agree to float32 rounding: the same parser
     by its signature, but their parses are cached apart."""
     fast, blis = get_parser("builtin"), get_parser("builtin", gemm="blis")
-    assert fast.signature() == blis.signature() == "builtin.v5+fast+ucca-span-v2-scenes-w4+scene_bias.1+fit_scenes"
+    assert fast.signature() == blis.signature() == "builtin.v5+fast+ucca-span-v2-scenes-w4"
     assert fast.cache_key().endswith("+gemm.numpy") and blis.cache_key().endswith("+gemm.blis")
     assert fast.cache_key().removesuffix("+gemm.numpy") == blis.cache_key().removesuffix("+gemm.blis")
 
@@ -71,9 +71,9 @@ def accurate():
 
 
 def test_accurate_pipeline_signature_names_pipeline_weights_and_style(accurate):
-    assert accurate.signature() == "builtin.v5+accurate+ucca-span-v3-minilm-l4-scenes+scene_bias.1.25+fit_scenes"
+    assert accurate.signature() == "builtin.v5+accurate+ucca-span-v3-minilm-l4-scenes+scene_bias.1"
     ewt = get_parser("builtin:accurate", style="ewt")
-    assert ewt.signature() == "builtin.v5+accurate+ucca-span-v3-minilm-l4-scenes+scene_bias.1.25+fit_scenes+style.ewt"
+    assert ewt.signature() == "builtin.v5+accurate+ucca-span-v3-minilm-l4-scenes+scene_bias.1+style.ewt"
     assert "|encoder:" in accurate.cache_key()
 
 
@@ -97,11 +97,10 @@ def test_pipelines_parse_the_papers_examples_into_their_scenes(pipeline):
     Both Scenes of each sentence are found with the gold words (the remote "John" of "gave Mary a call"
     included) and the relative clause "that John wrote" is a Scene of its own; for "I read the book that
     John wrote." the main relations and participants are the gold ones too. (Neither pipeline gets the light
-    verb of "gave Mary a call" right: the gold main relation is "gave a call".) The pipelines' Scene bias,
-    chosen for what SAMSA rewards on the dev sets, also makes "Mary a call" a Scene of its own (and for
-    `accurate` "got home" the main relation of "John got home"): the price of finding more of the Scenes an
-    unbiased decoding misses.
-    Without the bias the Scenes and their units are exactly the gold ones.
+    verb of "gave Mary a call" right: the gold main relation is "gave a call".) A Scene bias of 1 (`accurate`'s,
+    chosen for what SAMSA needs on the dev sets) also makes "Mary a call" a Scene of its own: the price of
+    finding more of the Scenes an unbiased decoding misses. Without a bias (`fast`'s) the Scenes and their
+    units are exactly the gold ones.
     """
     from samsa.ucca.xml import list_passage_files, load_passage
 
@@ -109,17 +108,16 @@ def test_pipelines_parse_the_papers_examples_into_their_scenes(pipeline):
         parser, unbiased = get_parser(f"builtin:{pipeline}"), get_parser(f"builtin:{pipeline}", scene_bias=0)
     except PluginUnavailable as e:
         pytest.skip(str(e))
+    biased = get_parser(f"builtin:{pipeline}", scene_bias=1)
+    assert parser.scene_bias == {"fast": 0.0, "accurate": 1.0}[pipeline]
     gold = [_scene_structure(load_passage(f)) for f in list_passage_files("fixtures/ucca/paper")]
     sentences = ["John got home and gave Mary a call.", "I read the book that John wrote."]
     want = [[s[0] for s in g] for g in gold]
-    # with its bias, accurate also takes "home" into the main relation (the center "got" is still there)
-    home = {parser: ("John got home", ["got home"], ["John"]) if pipeline == "accurate" else gold[0][1],
-            unbiased: gold[0][1]}  # fmt: skip
-    for p, extra in ((parser, ["Mary a call"]), (unbiased, [])):
+    for p, extra in ((biased, ["Mary a call"]), (unbiased, [])):
         parsed = [_scene_structure(g) for g in p.parse(sentences)]
         assert [[s[0] for s in q] for q in parsed] == [sorted(want[0] + extra), want[1]]
         assert parsed[1] == gold[1]
-        assert parsed[0][1] == home[p]
+        assert parsed[0][1] == gold[0][1]
     assert gold[0][1] == ("John got home", ["got"], ["John", "home"])
 
 
@@ -157,14 +155,15 @@ def test_one_main_relation_per_scene(pipeline, monkeypatch):
 
 @pytest.mark.parametrize("pipeline", ["fast", "accurate"])
 def test_one_center_per_main_relation(pipeline, monkeypatch):
-    """ "The team managed to win the cup.": without its one_center step the decoding of either pipeline gives
-    the main relation two centers ("managed", "to win"), so SAMSA would look for "managed" in an output as well;
-    the decoding keeps "win", the center of the annotation's convention (an aspectual verb is D)."""
+    """ "The team managed to win the cup.": without its one_center step the decoding of either pipeline at a
+    Scene bias of 1 gives the main relation two centers ("managed", "to win"), so SAMSA would look for "managed"
+    in an output as well; the decoding keeps "win", the center of the annotation's convention (an aspectual
+    verb is D)."""
     from samsa.ucca.evaluation import _center_positions
     from samsa.ucca.queries import main_relations, scenes
 
     try:
-        parser = get_parser(f"builtin:{pipeline}")
+        parser = get_parser(f"builtin:{pipeline}", scene_bias=1)  # the step shows at a Scene bias of 1
     except PluginUnavailable as e:
         pytest.skip(str(e))
     words = "The team managed to win the cup .".split()
@@ -181,14 +180,14 @@ def mpnet():
 
 
 def test_mpnet_pipeline_names_itself_and_its_encoder_and_parses_two_scenes(mpnet):
-    """The third pipeline reads all-mpnet-base-v2's first layers (the five part packages); its Scene bias and
-    ladder are the ones its weights file records (chosen on the dev sets, docs/parser.md). "John went home and
+    """The third pipeline reads all-mpnet-base-v2's first layers (the five part packages); its Scene bias is the
+    one its weights file records (chosen on the dev sets, docs/parser.md). "John went home and
     Mary called him": two Scenes, "called" the second one's main relation with "Mary" and "him" its
     participants; "home", the destination, a participant of the first, as the Wiki annotation has a bare
     "home" after a motion verb."""
-    assert mpnet.signature() == "builtin.v5+mpnet+ucca-span-v3-mpnet-l4-scenes+scene_bias.2.5+fit_scenes"
+    assert mpnet.signature() == "builtin.v5+mpnet+ucca-span-v3-mpnet-l4-scenes+scene_bias.2"
     assert mpnet.encoder_name == "mpnet" and "|encoder:sha256:" in mpnet.cache_key()
-    assert mpnet.meta["decode"]["scene_bias"] == 2.5 and mpnet.meta["decode"]["fit_scenes"] is True
+    assert mpnet.meta["decode"]["scene_bias"] == 2.0 and "fit_scenes" not in mpnet.meta["decode"]
     first, second = _scene_structure(mpnet.parse(["John went home and Mary called him."])[0])
     assert first == ("John went home", ["went"], ["John", "home"])
     assert second == ("Mary called him", ["called"], ["Mary", "him"])

@@ -44,9 +44,13 @@ def children(pid: int) -> list[int]:
 
 @pytest.fixture
 def long_run(tmp_path, data_dir):
-    """A `samsa score --jobs 2` parse of 359 sources, its own session, started; yields (process, output path)."""
-    src = data_dir / "easse" / "test_sets" / "hsplit" / "hsplit.tok.src"
-    out = tmp_path / "per.jsonl"
+    """A `samsa score --jobs 2` parse of 4 x 359 sources (long enough to be stopped on a fast machine), its own
+    session, started; yields (process, output path)."""
+    lines = (data_dir / "easse" / "test_sets" / "hsplit" / "hsplit.tok.src").read_text(encoding="utf-8")
+    src = tmp_path / "src.txt"
+    src.write_text(lines * 4, encoding="utf-8")
+    (tmp_path / "out").mkdir()
+    out = tmp_path / "out" / "per.jsonl"
     proc = subprocess.Popen([sys.executable, "-m", "samsa", "score", "--source", str(src), str(src), "--jobs", "2",
                              "--no-cache", "--per-sentence", str(out), "--tokenizer", "none"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip

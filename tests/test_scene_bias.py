@@ -5,55 +5,81 @@ from __future__ import annotations
 
 import pytest
 
-from samsa.studies.scene_bias import choose, grid_row
-from samsa.studies.validity import output_stats
+from samsa.studies.scene_bias import DEV_LIMITS, choose, floor_met, grid_row
 
 
-def row(bias: float, **sets: tuple[float | None, float]) -> dict:
-    return {"scene_bias": bias, "sets": {name: {"split_sensitivity": s, "identity_mean_abs_difference": m}
-                                         for name, (s, m) in sets.items()}}  # fmt: skip
+def row(bias: float, human: float | None = 0.3, **sets: tuple[float | None, float, float, int]) -> dict:
+    """Per set: (split sensitivity, over-split excess, chunks excess, reversals)."""
+    return {
+        "scene_bias": bias,
+        "human": human,
+        "sets": {
+            name: {"split_sensitivity": s, "over_split_excess": {"over-split": x, "chunks": c}, "reversals": r}
+            for name, (s, x, c, r) in sets.items()
+        },
+    }
 
 
-def test_the_most_sensitive_bias_within_the_slack_of_the_unbiased_identity_difference():
+def test_limits_first_then_human_agreement_then_split_sensitivity():
     grid = [
-        row(0.0, wiki=(0.25, 7.9), ewt=(0.16, 13.6)),
-        row(1.0, wiki=(0.43, 7.4), ewt=(0.42, 13.9)),
-        row(1.25, wiki=(0.44, 7.7), ewt=(0.45, 14.5)),  # 14.5 <= 13.6 + 1
-        row(2.0, wiki=(0.47, 8.8), ewt=(0.48, 16.5)),  # EWT's identity difference 2.9 worse: not allowed
+        row(-1.0, 0.31, wiki=(0.20, 5.0, 0.0, 0), ewt=(0.10, 6.0, 0.0, 0)),
+        row(0.0, 0.27, wiki=(0.40, 12.0, 0.5, 0), ewt=(0.35, 15.0, 3.0, 0)),
+        row(0.5, 0.24, wiki=(0.47, 14.9, 0.6, 0), ewt=(0.44, 18.0, 6.0, 0)),
+        row(1.0, 0.20, wiki=(0.55, 19.0, 0.8, 0), ewt=(0.48, 22.0, 8.0, 0)),  # over Wiki's limit of 15
     ]
-    assert choose(grid) == 1.25
-    assert choose(grid, slack=0.5) == 1.0  # 13.9 <= 14.1 < 14.5
-    assert choose(grid, slack=3.0) == 2.0
-    assert choose(grid, slack=0.0) == 0.0  # only the unbiased decoding is within 0 of itself (1.0: 13.9 > 13.6)
+    limits = {"wiki": {"over-split": 15.0, "chunks": 5.0}, "ewt": {"over-split": 20.0, "chunks": 10.0}}
+    assert choose(grid, limits) == 0.5  # no floor: the most sensitive within the limits
+    assert choose(grid, limits, human_floor=0.25) == 0.0  # 0.5's 0.24 is below the floor
+    # none reaches it: decoding cannot meet the floor, and the sensitivity chooses (the record says so)
+    assert choose(grid, limits, human_floor=0.35) == 0.5
+    assert not floor_met(grid, 0.5, 0.35) and floor_met(grid, 0.0, 0.25)
+    assert choose(grid, {"wiki": {"over-split": 40.0, "chunks": 5.0}}) == 1.0
+    assert choose(grid, {"wiki": {"over-split": 4.0, "chunks": 5.0}}) is None  # none within: not offered
 
 
-def test_new_weights_are_held_to_the_identity_difference_of_the_weights_they_replace():
-    grid = [row(0.0, x=(0.44, 7.5)), row(0.5, x=(0.49, 7.9)), row(1.0, x=(0.53, 8.6)), row(1.25, x=(0.55, 8.9))]
-    assert choose(grid) == 0.5  # within 1 of its own 7.5
-    assert choose(grid, reference=row(0.0, x=(0.25, 7.9))) == 1.25  # within 1 of the replaced weights' 7.9
-    assert choose(grid, reference=row(0.0, x=(0.25, 6.0))) == 0.0  # none within 1 of 6.0: the unbiased one stays
-
-
-def test_ties_go_to_the_smaller_bias_and_an_undefined_sensitivity_does_not_count():
-    assert choose([row(0.0, x=(0.2, 8.0)), row(1.0, x=(0.5, 8.0)), row(2.0, x=(0.5, 8.0))]) == 1.0
+def test_a_reversal_rules_a_bias_out_and_ties_go_to_the_bias_nearest_zero():
+    grid = [row(-0.5, wiki=(0.5, 1.0, 0.0, 0)), row(0.5, wiki=(0.5, 1.0, 0.0, 0)), row(1.0, wiki=(0.9, 1.0, 0.0, 1))]
+    limits = {"wiki": {"over-split": 15.0, "chunks": 5.0}}
+    assert choose(grid, limits) == -0.5
     # a set whose manual gain is 0 has no split sensitivity: the mean is over the others
-    grid = [row(0.0, x=(0.2, 8.0), y=(None, 1.0)), row(1.0, x=(0.3, 8.5), y=(None, 1.5))]
-    assert choose(grid) == 1.0
+    grid = [
+        row(0.0, wiki=(0.2, 1.0, 0.0, 0), x=(None, 0.0, 0.0, 0)),
+        row(1.0, wiki=(0.3, 2.0, 0.0, 0), x=(None, 0.0, 0.0, 0)),
+    ]
+    assert choose(grid, limits) == 1.0
 
 
 def test_grid_row_records_what_the_choice_reads():
-    stats = {
-        "identity": output_stats([50.0, 100.0], [50.0, 50.0]),  # mean abs difference 25
-        "scene-split": output_stats([100.0, 100.0], [0.0, 100.0]),  # gain 25 of 25 manual; one zero
+    scores = {
+        "identity": {"manual": [50.0, 100.0], "parsed": [50.0, 50.0]},  # mean abs difference 25
+        "scene-split": {"manual": [100.0, 100.0], "parsed": [0.0, 100.0]},  # gain 25 of 25 manual; one zero
+        "over-split": {"manual": [0.0, 0.0], "parsed": [0.0, 30.0]},  # excess +15, MAD 15
+        "chunks": {"manual": [0.0, 0.0], "parsed": [0.0, 0.0]},
     }
-    assert grid_row(1.5, {"wiki/dev": stats}) == {
+    assert grid_row(1.5, {"wiki/dev": scores}, human=0.123456) == {
         "scene_bias": 1.5,
-        "sets": {"wiki/dev": {"split_sensitivity": 0.0, "identity_mean_abs_difference": 25.0,
-                              "perfect_split_zero_share": 0.5}},
-    }  # fmt: skip
+        "human": 0.1235,
+        "sets": {
+            "wiki/dev": {
+                "split_sensitivity": 0.0,
+                "over_split_excess": {"over-split": 15.0, "chunks": 0.0},
+                "reversals": 0,
+                "identity_mean_abs_difference": 25.0,
+                "battery_mad": (25.0 + 50.0 + 15.0 + 0.0) / 4,
+                "perfect_split_zero_share": 0.5,
+            }
+        },
+    }
 
 
-@pytest.mark.parametrize("pipeline", ["fast", "accurate"])
+def test_the_dev_limits_are_the_test_limits_of_each_kind():
+    assert DEV_LIMITS == {
+        "wiki/dev": {"over-split": 15.0, "chunks": 5.0},
+        "ewt/dev": {"over-split": 20.0, "chunks": 10.0},
+    }
+
+
+@pytest.mark.parametrize("pipeline", ["fast", "accurate", "mpnet"])
 def test_the_pipelines_decode_with_the_bias_their_weights_record(pipeline):
     from samsa.errors import PluginUnavailable
     from samsa.registry import get_parser
@@ -63,8 +89,8 @@ def test_the_pipelines_decode_with_the_bias_their_weights_record(pipeline):
     except PluginUnavailable as e:
         pytest.skip(str(e))
     decode = parser.meta["decode"]
-    reference = decode["reference"] if isinstance(decode["reference"], dict) else None
-    assert parser.scene_bias == decode["scene_bias"] == choose(decode["grid"], reference=reference) > 0
-    fit = "+fit_scenes" if decode.get("fit_scenes") else ""
-    assert parser.fit_scenes == bool(fit) and parser.signature().endswith(f"+scene_bias.{decode['scene_bias']:g}{fit}")
+    chosen = choose(decode["grid"], decode["limits"], human_floor=decode["reference"]["human"])
+    assert parser.scene_bias == decode["scene_bias"] == chosen
+    bias = f"+scene_bias.{chosen:g}" if chosen else ""
+    assert parser.signature() == f"builtin.v5+{pipeline}+{parser.weights.stem}{bias}"
     assert get_parser(f"builtin:{pipeline}", scene_bias=0).scene_bias == 0.0

@@ -54,8 +54,7 @@ def run(args: argparse.Namespace) -> int:
     parser = get_parser(args.parser)
     sentences = [line.split() for line in lines] if args.tokenizer == "none" else lines
     width = max(6, len(str(len(lines))))
-    # XML has no place for a Scene ladder: a later score run computes the ladders its outputs need
-    executor = make_executor(Job(parser=parser, score=False, ladders="none"), jobs=worker_count(args.jobs),
+    executor = make_executor(Job(parser=parser, score=False), jobs=worker_count(args.jobs),
                              dask=dask_target(args))  # fmt: skip
     cache = open_cache(args)
     bar = progress_bar(len(lines), "parse", args.quiet)

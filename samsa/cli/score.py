@@ -77,10 +77,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help=f"parser for --source (default: builtin, the fast pipeline; builtin:accurate or builtin:mpnet for "
         f"the others; available: {', '.join(available('parsers'))})",
     )
-    p.add_argument("--no-fit-scenes", action="store_true",
-                   help="builtin parser: score an output with more sentences than the parse has Scenes 0, as "
-                        "the paper does, instead of on the parser's best parse with enough Scenes "
-                        "(docs/validity.md)")  # fmt: skip
     add_aligner_options(p)
     p.add_argument(
         "--compat", choices=sorted(COMPAT_MODES), default="paper", help="definition to follow (default: %(default)s)"
@@ -160,7 +156,7 @@ def _sources(args: argparse.Namespace, systems: dict[str, list[str]], files: dic
     for name, outputs in systems.items():
         _check_count(files[name], len(outputs), source_path, len(sources))
     try:
-        parser = get_parser(args.parser or "builtin", **({"fit_scenes": False} if args.no_fit_scenes else {}))
+        parser = get_parser(args.parser or "builtin")
     except TypeError:
         raise InputError(None, None, f"parser {args.parser!r} cannot parse raw text (it needs options, "
                          "e.g. the xml parser needs --ucca DIR)") from None  # fmt: skip

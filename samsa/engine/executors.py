@@ -45,9 +45,6 @@ class Job:
     splitter: str = SPLITTER_NAME
     lenient: bool = False  # drop a passage that does not load or validate (and say so) instead of stopping
     lowercase: bool = False  # output tokens lowercased after splitting (sources are lowercased by the caller)
-    # which parses carry their Scene ladder (a parser with fit_scenes): "needed" (those with an output of more
-    # sentences than the parse has Scenes), "all" (graphs handed back to be scored elsewhere) or "none"
-    ladders: str = "needed"
 
 
 @dataclass(frozen=True)
@@ -102,7 +99,6 @@ class Worker:
         are raw, or when their cached entry does not decode (``repaired``); every graph that did not come from
         the cache is validated; lenient mode drops an item that does not load or validate (``dropped``)."""
         from samsa.engine.cache import decode_graph
-        from samsa.engine.ladders import lacks_ladder, ladder_need
         from samsa.scoring.paper import decode_structure
         from samsa.ucca.validate import check_passage
         from samsa.ucca.xml import load_passage
@@ -110,7 +106,6 @@ class Worker:
         n = len(items)
         got = _Loaded([None] * n, [None] * n, [False] * n, [False] * n, [None] * n)
         todo = []
-        need = ladder_need(self.job, self.metric, items)
         for k, it in enumerate(items):
             if it.kind == "cached" and it.scenes is not None:
                 got.structures[k] = decode_structure(it.scenes, it.source) if self.paper else None
@@ -122,17 +117,11 @@ class Worker:
                 got.graphs[k] = self._guard(k, got.dropped, load_passage, it.source)
             elif it.kind == "graph":
                 got.graphs[k] = self._guard(k, got.dropped, check_passage, it.source, it.origin or None)
-            found = got.structures[k] if got.structures[k] is not None else got.graphs[k]
-            if it.kind == "cached" and lacks_ladder(found, need[k]):
-                got.structures[k] = got.graphs[k] = None  # parsed again, with the ladder an output needs
-            elif it.kind != "parse" and not got.repaired[k]:
+            if it.kind != "parse" and not got.repaired[k]:
                 continue
             todo.append(k)
         sources = [items[k].source for k in todo]
-        if todo and getattr(self.job.parser, "fit_scenes", False):
-            parsed = self.job.parser.parse(sources, need=[need[k] for k in todo])
-        else:
-            parsed = self.job.parser.parse(sources) if todo else []
+        parsed = self.job.parser.parse(sources) if todo else []
         for k, g in zip(todo, parsed, strict=True):
             got.graphs[k] = self._guard(k, got.dropped, check_passage, g, items[k].origin or None)
             got.parsed[k] = got.dropped[k] is None

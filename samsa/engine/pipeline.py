@@ -197,9 +197,8 @@ def parse_corpus(
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> list[nx.DiGraph]:
-    """Parse sentences (cached, in parallel): graph ``k`` gets passage ID ``k`` (1-based), as ``parser.parse``
-    (each with its Scene ladder when the parser fits Scenes: the caller scores them)."""
-    executor = make_executor(Job(parser=parser, score=False, ladders="all"), jobs=jobs, dask=dask)
+    """Parse sentences (cached, in parallel): graph ``k`` gets passage ID ``k`` (1-based), as ``parser.parse``."""
+    executor = make_executor(Job(parser=parser, score=False), jobs=jobs, dask=dask)
     try:
         items = (Item("parse", s) for s in sentences)
         graphs = [_graph(r) for _, r in run_items(items, executor, cache=cache, parser=parser, return_graphs=True,

@@ -14,8 +14,8 @@ from typing import Any
 import networkx as nx
 
 from samsa.scoring.metric import Samsa
-from samsa.scoring.paper import PaperScene, _center_terminals, _Unit, fit_structure
-from samsa.ucca.graph import from_json, terminals
+from samsa.scoring.paper import PaperScene, _center_terminals, _Unit
+from samsa.ucca.graph import terminals
 from samsa.ucca.queries import unit_terminals
 
 __all__ = ["explain_output", "explain_source"]
@@ -54,20 +54,12 @@ def explain_source(g: nx.DiGraph, structure: Sequence[PaperScene]) -> dict[str, 
 def explain_output(
     g: nx.DiGraph, structure: Sequence[PaperScene], output: str, metric: Samsa
 ) -> tuple[dict[str, Any], Any]:
-    """How one output line scored against one source: its sentences, each scene's match and center checks; and
-    (``rung``) the scenes of the parse it was scored on when that was a rung of the Scene ladder
-    (:func:`~samsa.scoring.paper.fit_structure`)."""
+    """How one output line scored against one source: its sentences, each scene's match and center checks."""
     sentences = metric.split(output)
     result = metric.score_graph(g, sentences, structure=structure)
-    scored = fit_structure(structure, len(sentences))
-    rung = None
-    for k, candidate in enumerate(getattr(structure, "ladder", ())):
-        if candidate is scored:
-            rung = explain_source(from_json(g.graph["scene_ladder"][k]), scored)["scenes"]
-            break
-    index = {t: i for i, t in enumerate(terminals(g))}  # a rung has the same terminals
+    index = {t: i for i, t in enumerate(terminals(g))}
     scenes = []
-    for sc, r in zip(scored, result.scenes, strict=True):
+    for sc, r in zip(structure, result.scenes, strict=True):
         aligned: list[int] = []
         if r.sentence is not None:
             pairs = metric.aligner.align(list(sc.words), sentences[r.sentence])
@@ -76,6 +68,4 @@ def explain_output(
                        "parts": [p.score for p in r.participants], "score": r.score})  # fmt: skip
     detail = {"out": output, "sents": sentences, "samsa": result.samsa, "abl": result.samsa_abl,
               "n_out": result.n_sentences, "scenes": scenes}  # fmt: skip
-    if rung is not None:
-        detail["rung"] = rung
     return detail, result

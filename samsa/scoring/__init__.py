@@ -60,24 +60,7 @@ def score_passage(
         raise ConfigError(f"unknown compat mode {compat!r}; choose from {sorted(COMPAT_MODES)}") from None
     if structure is not None and compat == "paper":
         return score_paper(g, sentences, aligner, structure)
-    if compat == "easse" and g.graph.get("scene_ladder"):
-        g = fit_graph(g, len(sentences))
     return fn(g, sentences, aligner)
-
-
-def fit_graph(g: nx.DiGraph, n_sentences: int) -> nx.DiGraph:
-    """:func:`~samsa.scoring.paper.fit_structure` for graphs (EASSE mode): ``g`` unless it has fewer scenes than
-    ``n_sentences`` and its Scene ladder (``g.graph["scene_ladder"]``) has a parse with enough, then the first."""
-    from samsa.ucca.graph import from_json
-    from samsa.ucca.queries import scenes
-
-    if len(scenes(g)) >= n_sentences:
-        return g
-    for text in g.graph.get("scene_ladder", ()):
-        rung = from_json(text)
-        if len(scenes(rung)) >= n_sentences:
-            return rung
-    return g
 
 
 def graph_structure(g: nx.DiGraph, compat: str = "paper") -> Any:

@@ -20,7 +20,6 @@ from samsa.aligners.base import Aligner
 from samsa.errors import ConfigError, InputError
 from samsa.registry import get_aligner, get_parser
 from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean, scene_tokens, score_passage
-from samsa.scoring.paper import fit_structure
 from samsa.signature import format_signature
 from samsa.text import SPLITTER_NAME, SPLITTERS, TOKENIZERS, split_output
 from samsa.ucca.validate import check_passage
@@ -151,9 +150,8 @@ class Samsa:
             return [[t.lower() for t in s] for s in sents] if self.lowercase else sents
         return [list(s) for s in output]
 
-    def _graphs(self, sources: Sequence[Source], outputs: Sequence[Any] | None = None) -> list[nx.DiGraph]:
-        """Each source's graph: given, or parsed (sources given as text); with ``outputs`` (line-parallel), a
-        parser that fits Scenes computes a Scene ladder only for the sources an output needs it for."""
+    def _graphs(self, sources: Sequence[Source]) -> list[nx.DiGraph]:
+        """Each source's graph: given, or parsed (sources given as text)."""
         for k, s in enumerate(sources, 1):
             if isinstance(s, nx.DiGraph):
                 check_passage(s, f"<source {k}>")  # a hand-built or foreign graph gets the XML reader's checks
@@ -166,11 +164,7 @@ class Samsa:
             return list(sources)
         if self.parser is None or isinstance(self.parser, str):
             self.parser = shared_parser(self.parser or "builtin")  # text sources: the built-in parser by default
-        if outputs is not None and getattr(self.parser, "fit_scenes", False):
-            need = [len(self.split(o)) for s, o in zip(sources, outputs, strict=True) if isinstance(s, str)]
-            parsed = iter(self.parser.parse(texts, need=need))
-        else:
-            parsed = iter(self.parser.parse(texts))
+        parsed = iter(self.parser.parse(texts))
         return [next(parsed) if isinstance(s, str) else s for s in sources]
 
     def prepare(
@@ -190,8 +184,8 @@ class Samsa:
         token_lists: list[list[str]] = []
         for k, g in enumerate(graphs):
             st = structures[k] if structures is not None and self.compat == "paper" else None
-            if st is not None:  # the scenes the output is scored against (a rung of the Scene ladder, or st)
-                token_lists.extend(list(sc.words) for sc in fit_structure(st, len(self.split(outputs[k]))))
+            if st is not None:
+                token_lists.extend(list(sc.words) for sc in st)
             elif g is not None:
                 token_lists.extend(scene_tokens(g, self.compat))
         token_lists += [sent for o in outputs for sent in self.split(o)]
@@ -206,7 +200,7 @@ class Samsa:
         graph's scenes and centers when one source is scored against several outputs.
         """
         _check_output(output, 1)
-        (g,) = self._graphs([source], [output])
+        (g,) = self._graphs([source])
         return self.score_graph(g, output, structure=structure)
 
     def score_graph(
@@ -225,7 +219,7 @@ class Samsa:
     ) -> CorpusResult:
         """Score line-parallel sources and outputs; the corpus score is the mean of sentence scores."""
         _check_corpus(sources, outputs)
-        graphs = self._graphs(sources, outputs)
+        graphs = self._graphs(sources)
         self.prepare(graphs, outputs)
         pairs = zip(graphs, outputs, strict=True)
         if progress is not None:

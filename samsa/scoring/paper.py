@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import networkx as nx
 
@@ -30,7 +30,6 @@ __all__ = [
     "PaperStructure",
     "decode_structure",
     "encode_structure",
-    "fit_structure",
     "paper_structure",
     "score_paper",
     "structure_version",
@@ -82,71 +81,25 @@ class PaperScene:
     participants: tuple[_Unit, ...]
 
 
-class PaperStructure(tuple[PaperScene, ...]):
-    """A graph's scenes (a tuple of :class:`PaperScene`) and, in ``ladder``, the structures of the parser's
-    alternatives with more scenes (its Scene ladder: ``samsa.parsers.builtin.decode.scene_ladder``), fewest
-    first; ``laddered``: whether the parser computed the ladder (it does only where an output needs it), so
-    that an empty ladder (none has more scenes) is told from one never computed."""
-
-    ladder: tuple[PaperStructure, ...]
-    laddered: bool
-
-    def __new__(
-        cls, scenes: Sequence[PaperScene] = (), ladder: Sequence[PaperStructure] = (), laddered: bool = False
-    ) -> PaperStructure:
-        self = super().__new__(cls, scenes)
-        self.ladder = tuple(ladder)
-        self.laddered = laddered or bool(ladder)
-        return self
-
-    def __reduce__(self) -> tuple[object, ...]:  # pickled for worker processes with its ladder
-        return (PaperStructure, (tuple(self), self.ladder, self.laddered))
+#: a graph's scenes, each with what scoring reads (computed once per graph)
+PaperStructure: TypeAlias = tuple[PaperScene, ...]
 
 
 def paper_structure(g: nx.DiGraph) -> PaperStructure:
-    """The scenes of ``g`` with their words, main relations and participants' minimal centers, and those of
-    the parses in its Scene ladder (``g.graph["scene_ladder"]``, written by a parser with ``fit_scenes``).
+    """The scenes of ``g`` with their words, main relations and participants' minimal centers.
 
     It depends on the graph only, so scoring several systems against the same
     source computes it once (``score_paper(..., structure=)``), and the parse
     cache keeps it (:func:`encode_structure`): a warm run scores without
     rebuilding any graph.
     """
-    from samsa.ucca.graph import from_json
-
-    ladder = [_scenes_of(from_json(text)) for text in g.graph.get("scene_ladder", ())]
-    return PaperStructure(_scenes_of(g), ladder, "scene_ladder" in g.graph)
-
-
-def _scenes_of(g: nx.DiGraph) -> PaperStructure:
     nodes = node_table(g)
     out = []
     for sc in scenes(g):
         leaves = tuple(unit_terminals(g, sc, punct=False, remotes=True))
         out.append(PaperScene(sc, leaves, tuple(nodes[t]["text"] for t in leaves), _unit(g, main_relations(g, sc)),
                               tuple(_unit(g, [p]) for p in participants(g, sc))))  # fmt: skip
-    return PaperStructure(out)
-
-
-def fit_structure(structure: Sequence[PaperScene], n_sentences: int) -> Sequence[PaperScene]:
-    """The structure to score an output of ``n_sentences`` sentences against: ``structure`` itself unless it
-    has fewer scenes than that and its Scene ladder has a rung with enough (then the first such rung).
-
-    Without it such an output scores 0 whatever it says (section 4.1, case 2); with it, a parser unsure of a
-    Scene is read at its best tree with enough Scenes. A manual annotation has no ladder: nothing changes.
-
-    >>> one, two = PaperStructure([None]), PaperStructure([None, None])
-    >>> len(fit_structure(PaperStructure([None], [two]), 2)), len(fit_structure(PaperStructure([None], [two]), 3))
-    (2, 1)
-    >>> fit_structure(one, 2) is one
-    True
-    """
-    if len(structure) >= n_sentences:
-        return structure
-    for rung in getattr(structure, "ladder", ()):
-        if len(rung) >= n_sentences:
-            return rung
-    return structure
+    return tuple(out)
 
 
 @lru_cache(maxsize=1)
@@ -181,8 +134,6 @@ def encode_structure(structure: Sequence[PaperScene], g: nx.DiGraph) -> str:
                  [unit(p) for p in sc.participants]] for sc in st]  # fmt: skip
 
     doc = {"v": structure_version(), "scenes": rows(structure)}
-    if getattr(structure, "laddered", False):  # a rung's terminals are the graph's (same tokens, same IDs)
-        doc["ladder"] = [rows(rung) for rung in getattr(structure, "ladder", ())]
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -194,8 +145,7 @@ def decode_structure(text: str | bytes, sentence: str | Sequence[str]) -> PaperS
         if doc["v"] != structure_version():
             return None
         tokens = None if isinstance(sentence, str) else list(sentence)
-        ladder = [_decode_scenes(rows, tokens) for rows in doc.get("ladder", ())]
-        return PaperStructure(_decode_scenes(doc["scenes"], tokens), ladder, "ladder" in doc)
+        return _decode_scenes(doc["scenes"], tokens)
     except (ValueError, TypeError, KeyError):
         return None
 
@@ -209,7 +159,7 @@ def _decode_scenes(rows: list[Any], tokens: list[str] | None) -> PaperStructure:
         leaf_ids = tuple(str(t) for t, _ in leaves)
         out.append(PaperScene(str(scene), leaf_ids, tuple(map(str, words)), _decode_unit(mr),
                               tuple(_decode_unit(p) for p in parts)))  # fmt: skip
-    return PaperStructure(out)
+    return tuple(out)
 
 
 def _at_positions(leaves: list[list[object]], words: list[str], tokens: list[str]) -> bool:
@@ -245,14 +195,13 @@ def score_paper(
         Maps scene tokens to sentence tokens; each scene is aligned with each
         sentence separately, as the released scripts do.
     structure
-        ``paper_structure(g)``, when the caller already has it. An output with more sentences than it has
-        scenes is scored against the first rung of its Scene ladder with enough (:func:`fit_structure`).
+        ``paper_structure(g)``, when the caller already has it.
     """
     if structure is None:
         if g is None:
             raise ValueError("score_paper needs a graph or its structure")
         structure = paper_structure(g)
-    info = fit_structure(structure, len(sentences))
+    info = structure
     n_inp, n_out = len(info), len(sentences)
     one_to_one = n_inp == n_out
     skip_matching = n_out > n_inp  # case 2 of section 4.1: the score is 0 anyway

@@ -1,12 +1,15 @@
-"""Does automatic SAMSA reward what manual SAMSA rewards? A battery of synthetic outputs built from gold UCCA,
-each scored on the manual annotation and on a parser's annotation of the same tokens.
+"""Does automatic SAMSA reward what manual SAMSA rewards, and penalize what it penalizes? A battery of synthetic
+outputs built from gold UCCA, each scored on the manual annotation and on a parser's annotation of the same tokens.
 
 SAMSA exists to judge sentence splitting, so the one output whose score is known to be near 100 is a split
-with one sentence per gold Scene. The battery (:data:`OUTPUTS`) puts it beside the unchanged sentence and
-four outputs that do not split along Scene lines; the summaries say how much of the manual gain of the
-perfect split over the identity the parsed annotation keeps (**split sensitivity**), whether the six outputs
-rank the same (**Kendall tau**, and the pairs more than 5 points apart on manual UCCA ranked the other way
-round), and how often the perfect split scores 0 on the parse (its Scene count below the sentences').
+with one sentence per gold Scene. The battery (:data:`OUTPUTS`) puts it beside the unchanged sentence, four
+outputs that do not split along Scene lines, and three that split wrongly (:data:`WRONG_SPLITS`): one sentence
+fewer than Scenes, one more, and a sentence every 4 tokens. Manual SAMSA scores the last two 0 (more output
+sentences than the source has Scenes). The summaries say how much of the manual gain of the perfect split over
+the identity the parsed annotation keeps (**split sensitivity**), how much more than manual UCCA the parse gives
+the over-split outputs (**over-split excess**), how far parsed and manual scores lie apart over the whole battery
+(**battery MAD**), whether the outputs rank the same (**Kendall tau**, and the pairs more than 5 points apart on
+manual UCCA ranked the other way round), and how often the perfect split scores 0 on the parse.
 
 Everything here but :func:`battery_scores` (which scores the battery) is a pure function of graphs and scores;
 ``benchmarks/validity.py`` runs it on a gold set.
@@ -18,6 +21,7 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
 
@@ -26,11 +30,15 @@ from samsa.ucca.queries import scenes, unit_terminals
 
 __all__ = [
     "OUTPUTS",
+    "OVER_SPLITS",
     "SEPARATOR",
+    "WRONG_SPLITS",
     "OutputStats",
+    "battery_mad",
     "battery_scores",
     "kendall_tau",
     "output_stats",
+    "over_split_excess",
     "pearson",
     "reversals",
     "split_sensitivity",
@@ -40,6 +48,8 @@ __all__ = [
 #: the sentence separator of the synthetic outputs (tokens are the gold ones, joined by spaces)
 SEPARATOR = "<::::>"
 _CONJUNCTIONS = frozenset({"and", "but"})
+#: tokens per sentence of the ``chunks`` output
+CHUNK = 4
 
 
 def identity(g: nx.DiGraph, _k: int) -> str:
@@ -49,8 +59,41 @@ def identity(g: nx.DiGraph, _k: int) -> str:
 
 def scene_split(g: nx.DiGraph, _k: int) -> str:
     """One sentence per gold Scene: each Scene's words (nested Scenes' words included), in Scene order."""
-    parts = [" ".join(g.nodes[t]["text"] for t in unit_terminals(g, s)) for s in scenes(g)]
-    return f" {SEPARATOR} ".join(parts) or identity(g, _k)
+    return _join(_scene_parts(g)) or identity(g, _k)
+
+
+def merged(g: nx.DiGraph, _k: int) -> str | None:
+    """The perfect split with its two shortest adjacent sentences joined (the pair with the fewest tokens, the
+    first such pair on a tie): one sentence fewer than Scenes. None for a sentence with fewer than 2 Scenes."""
+    parts = _scene_parts(g)
+    if len(parts) < 2:
+        return None
+    j = min(range(len(parts) - 1), key=lambda i: len(parts[i]) + len(parts[i + 1]))
+    return _join([*parts[:j], [*parts[j], *parts[j + 1]], *parts[j + 2 :]])
+
+
+def over_split(g: nx.DiGraph, _k: int) -> str | None:
+    """The perfect split with its longest sentence (the first on a tie) cut before its middle token (token
+    ``len // 2``): one sentence more than Scenes (the unchanged sentence cut in two where there is no Scene).
+    None when that sentence has a single token."""
+    parts = _scene_parts(g) or [list(tokens(g))]
+    j = max(range(len(parts)), key=lambda i: len(parts[i]))
+    longest = parts[j]
+    if len(longest) < 2:
+        return None
+    middle = len(longest) // 2
+    return _join([*parts[:j], longest[:middle], longest[middle:], *parts[j + 1 :]])
+
+
+def chunks(g: nx.DiGraph, _k: int) -> str:
+    """A new sentence every :data:`CHUNK` source tokens."""
+    words = tokens(g)
+    return _join([words[i : i + CHUNK] for i in range(0, len(words), CHUNK)])
+
+
+def _scene_parts(g: nx.DiGraph) -> list[list[str]]:
+    """Each gold Scene's words (nested Scenes' words included), in Scene order."""
+    return [[g.nodes[t]["text"] for t in unit_terminals(g, s)] for s in scenes(g)]
 
 
 def conjunction_split(g: nx.DiGraph, _k: int) -> str:
@@ -95,38 +138,52 @@ def _join(parts: Sequence[Sequence[str]]) -> str:
     return f" {SEPARATOR} ".join(" ".join(p) for p in parts if p)
 
 
-#: the battery, in a fixed order: name -> builder(gold graph, 0-based sentence index) -> output line
-OUTPUTS: dict[str, Callable[[nx.DiGraph, int], str]] = {
+#: the battery, in a fixed order: name -> builder(gold graph, 0-based sentence index) -> output line, or None
+#: where the output is not defined for the sentence (it is then left out of that output's figures)
+OUTPUTS: dict[str, Callable[[nx.DiGraph, int], str | None]] = {
     "identity": identity,
     "scene-split": scene_split,
     "conjunction-split": conjunction_split,
     "comma-split": comma_split,
     "comma-deletion": comma_deletion,
     "first-half": first_half,
+    "merged": merged,
+    "over-split": over_split,
+    "chunks": chunks,
 }
+#: the outputs that split wrongly; manual SAMSA scores the last two 0 (more sentences than Scenes)
+WRONG_SPLITS = ("merged", "over-split", "chunks")
+#: the outputs whose over-split excess is reported
+OVER_SPLITS = ("over-split", "chunks")
 
 
-def synthetic_outputs(gold: Sequence[nx.DiGraph]) -> dict[str, list[str]]:
-    """Every output of the battery for every gold sentence."""
+def synthetic_outputs(gold: Sequence[nx.DiGraph]) -> dict[str, list[str | None]]:
+    """Every output of the battery for every gold sentence (None where an output is not defined)."""
     return {name: [build(g, k) for k, g in enumerate(gold)] for name, build in OUTPUTS.items()}
 
 
-def battery_scores(gold: Sequence[nx.DiGraph], parsed: Sequence[nx.DiGraph]) -> dict[str, dict[str, list[float]]]:
+def battery_scores(gold: Sequence[nx.DiGraph], parsed: Sequence[nx.DiGraph]) -> dict[str, dict[str, list[Any]]]:
     """Per output of the battery, the sentence scores on the manual (``gold``) and the parsed annotation of the
-    same tokens: ``manual``, ``parsed`` (SAMSA) and ``manual_abl``, ``parsed_abl`` (SAMSA-abl); paper mode, exact
-    aligner, the gold tokens."""
+    same tokens: ``manual``, ``parsed`` (SAMSA) and ``manual_abl``, ``parsed_abl`` (SAMSA-abl), over the
+    sentences where the output is defined (their 0-based indices in ``sentences``); paper mode, exact aligner,
+    the gold tokens."""
     from samsa.scoring.metric import Samsa
     from samsa.scoring.paper import paper_structure
 
     metric = Samsa(tokenizer="none", separator=SEPARATOR)
-    # each graph's structure (its Scene ladder's included) once, for the six outputs
-    structures = {id(g): paper_structure(g) for g in (*gold, *parsed)}
-    scores = {}
+    structures = {id(g): paper_structure(g) for g in (*gold, *parsed)}  # each graph's once, for every output
+    scores: dict[str, dict[str, list[Any]]] = {}
     for name, lines in synthetic_outputs(gold).items():
-        m = [metric.sentence_score(g, o, structure=structures[id(g)]) for g, o in zip(gold, lines, strict=True)]
-        p = [metric.sentence_score(g, o, structure=structures[id(g)]) for g, o in zip(parsed, lines, strict=True)]
-        scores[name] = {"manual": [r.samsa for r in m], "parsed": [r.samsa for r in p],
-                        "manual_abl": [r.samsa_abl for r in m], "parsed_abl": [r.samsa_abl for r in p]}  # fmt: skip
+        kept = [(k, g, p, o) for k, (g, p, o) in enumerate(zip(gold, parsed, lines, strict=True)) if o is not None]
+        m = [metric.score_graph(g, o, structure=structures[id(g)]) for _, g, _, o in kept]
+        p = [metric.score_graph(q, o, structure=structures[id(q)]) for _, _, q, o in kept]
+        scores[name] = {
+            "sentences": [k for k, _, _, _ in kept],
+            "manual": [r.samsa for r in m],
+            "parsed": [r.samsa for r in p],
+            "manual_abl": [r.samsa_abl for r in m],
+            "parsed_abl": [r.samsa_abl for r in p],
+        }
     return scores
 
 
@@ -190,6 +247,25 @@ def split_sensitivity(stats: Mapping[str, OutputStats]) -> float | None:
     return (stats["scene-split"].mean_parsed - stats["identity"].mean_parsed) / gain
 
 
+def over_split_excess(stats: Mapping[str, OutputStats]) -> dict[str, float]:
+    """Per over-split output (:data:`OVER_SPLITS`), its parsed mean minus its manual mean: what the parse gives
+    an output that manual SAMSA scores 0 for having more sentences than Scenes.
+
+    >>> over_split_excess({"over-split": output_stats([0.0, 0.0], [50.0, 0.0]), "chunks": output_stats([0.0], [0.0])})
+    {'over-split': 25.0, 'chunks': 0.0}
+    """
+    return {n: stats[n].mean_parsed - stats[n].mean_manual for n in OVER_SPLITS if n in stats}
+
+
+def battery_mad(stats: Mapping[str, OutputStats]) -> float:
+    """The mean over the battery's outputs of their mean absolute difference between parsed and manual SAMSA.
+
+    >>> battery_mad({"a": output_stats([10.0], [20.0]), "b": output_stats([0.0, 0.0], [0.0, 4.0])})
+    6.0
+    """
+    return sum(s.mean_abs_difference for s in stats.values()) / len(stats)
+
+
 def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float | None:
     """Kendall's tau-b of two rankings given as scores (ties allowed); None when either side is all tied.
 
@@ -214,19 +290,36 @@ def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float | None:
     return None if denominator == 0 else (concordant - discordant) / denominator
 
 
-def reversals(stats: Mapping[str, OutputStats], margin: float = 5.0) -> list[tuple[str, str]]:
+def reversals(scores: Mapping[str, Mapping[str, Sequence[float]]], margin: float = 5.0) -> list[tuple[str, str]]:
     """Pairs (a, b) whose manual means differ by more than ``margin`` points (a above b) while the parsed means
-    rank b above a.
+    rank b above a, each pair compared on the sentences where both outputs are defined. ``scores``: per output,
+    ``manual`` and ``parsed`` sentence scores and the ``sentences`` they belong to (:func:`battery_scores`;
+    without ``sentences``, the first ones in order).
 
-    >>> s = {"x": output_stats([90.0], [40.0]), "y": output_stats([60.0], [50.0]), "z": output_stats([58.0], [45.0])}
+    >>> s = {"x": {"manual": [90.0], "parsed": [40.0]}, "y": {"manual": [60.0], "parsed": [50.0]},
+    ...      "z": {"manual": [58.0], "parsed": [45.0]}}
     >>> reversals(s)
     [('x', 'y'), ('x', 'z')]
+    >>> s = {"x": {"manual": [90.0, 90.0], "parsed": [80.0, 10.0]}, "y": {"sentences": [0], "manual": [60.0],
+    ...      "parsed": [50.0]}}
+    >>> reversals(s)  # on sentence 0, the only one y has, x stays above
+    []
     """
-    out = []
-    names = list(stats)
+    means = {}
+    names = list(scores)
     for a in names:
         for b in names:
-            sa, sb = stats[a], stats[b]
-            if sa.mean_manual - sb.mean_manual > margin and sb.mean_parsed > sa.mean_parsed:
-                out.append((a, b))
-    return out
+            if a == b:
+                continue
+            ia, ib = _indexed(scores[a]), _indexed(scores[b])
+            common = sorted(ia.keys() & ib.keys())
+            if not common:
+                continue
+            means[a, b] = [sum(ix[k][side] for k in common) / len(common) for ix in (ia, ib) for side in (0, 1)]
+    return [(a, b) for (a, b), (ma, pa, mb, pb) in means.items() if ma - mb > margin and pb > pa]
+
+
+def _indexed(s: Mapping[str, Sequence[float]]) -> dict[int, tuple[float, float]]:
+    """Sentence index -> (manual, parsed) of one output's scores."""
+    index = s.get("sentences", range(len(s["manual"])))
+    return {int(k): (m, p) for k, m, p in zip(index, s["manual"], s["parsed"], strict=True)}

@@ -11,7 +11,6 @@ remote edges are predicted; implicit units are not (see docs/parser.md).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cached_property
@@ -59,9 +58,8 @@ class BuiltinParser:
     token for token (``samsa parse --tokenizer none``). ``pipeline`` names the shipped
     weights (default ``fast``); ``weights`` reads another file, decoded the same way
     (its signature then names the file, not a pipeline). ``gemm`` says how spaCy's networks multiply matrices
-    (``samsa.aligners.annotate.load_spacy``: numpy's BLAS, the default, or thinc's BLIS). ``scene_bias`` and
-    ``fit_scenes`` (each graph keeps its Scene ladder, ``decode.scene_ladder``) default to what the weights
-    file records (``meta.decode``); the signature names both.
+    (``samsa.aligners.annotate.load_spacy``: numpy's BLAS, the default, or thinc's BLIS). ``scene_bias``
+    defaults to what the weights file records (``meta.decode``); the signature names it.
     """
 
     name = DECODING
@@ -74,7 +72,6 @@ class BuiltinParser:
         batch_size: int = 64,
         threads: int = 1,
         scene_bias: float | None = None,
-        fit_scenes: bool | None = None,
         pipeline: str | None = None,
         style: str = "wiki",
         encoder_dir: str | Path | None = None,
@@ -107,10 +104,6 @@ class BuiltinParser:
         # parse (samsa.studies.scene_bias); named in the signature
         self.chosen_scene_bias = float(self.meta.get("decode", {}).get("scene_bias", 0.0))
         self.scene_bias = self.chosen_scene_bias if scene_bias is None else float(scene_bias)
-        # each parse also carries the parses with more Scenes (decode.scene_ladder), which SAMSA reads for an
-        # output with more sentences than the parse has Scenes (docs/validity.md); chosen on the dev sets too
-        chosen_fit = bool(self.meta.get("decode", {}).get("fit_scenes", False))
-        self.fit_scenes = chosen_fit if fit_scenes is None else bool(fit_scenes)
         self.weights = path
         self.batch_size = batch_size
         self.threads = threads
@@ -184,19 +177,12 @@ class BuiltinParser:
     def tokenize(self, sentence: str) -> list[str]:
         return [t.text for t in self.nlp.tokenizer(sentence) if not t.is_space]
 
-    def parse(
-        self, sentences: Sequence[str | Sequence[str]], *, need: Sequence[float] | None = None
-    ) -> list[nx.DiGraph]:
-        """One graph per sentence, in order; graph ``k`` gets passage ID ``k`` (1-based).
-
-        With ``fit_scenes``, a graph carries its Scene ladder when ``need[k]`` (the most sentences of an output
-        it is to be scored against) exceeds its Scene count; without ``need``, every graph does. Scores do not
-        depend on ``need``: an output reads the ladder only where it has more sentences than the parse has
-        Scenes (``samsa score`` passes the outputs' sentence counts, so that only those sources pay for it)."""
-        return self.parse_at_biases(sentences, [self.scene_bias], need=need)[0]
+    def parse(self, sentences: Sequence[str | Sequence[str]]) -> list[nx.DiGraph]:
+        """One graph per sentence, in order; graph ``k`` gets passage ID ``k`` (1-based)."""
+        return self.parse_at_biases(sentences, [self.scene_bias])[0]
 
     def parse_at_biases(
-        self, sentences: Sequence[str | Sequence[str]], biases: Sequence[float], *, need: Sequence[float] | None = None
+        self, sentences: Sequence[str | Sequence[str]], biases: Sequence[float]
     ) -> list[list[nx.DiGraph]]:
         """The graphs :meth:`parse` gives at each Scene bias, the features computed once (choosing a bias on the
         dev sets, ``samsa.studies.scene_bias``, decodes them at every bias of a grid)."""
@@ -204,7 +190,6 @@ class BuiltinParser:
         from samsa.parsers.builtin.features import featurize
 
         tokens = [self.tokenize(s) if isinstance(s, str) else list(s) for s in sentences]
-        wants = None if not self.fit_scenes else [math.inf] * len(tokens) if need is None else list(need)
         # batches of similar length: the BiLSTM then computes little padding
         order = sorted((k for k, t in enumerate(tokens) if t), key=lambda k: len(tokens[k]))
         out: list[list[nx.DiGraph | None]] = [[None] * len(tokens) for _ in biases]
@@ -213,10 +198,9 @@ class BuiltinParser:
             for idx in _batches(order, [len(t) for t in tokens], self.batch_size):
                 batch = [tokens[k] for k in idx]
                 feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
-                ladder = None if wants is None else [wants[k] for k in idx]
                 for graphs_at, bias in zip(out, biases, strict=True):
                     graphs = decode_batch(self.net, self.vocab, feats, batch, batch=self.batch_size, scene_bias=bias,
-                                          min_scene=self.min_scene, ladder=ladder)  # fmt: skip
+                                          min_scene=self.min_scene)  # fmt: skip
                     for k, g in zip(idx, graphs, strict=True):
                         graphs_at[k] = g
         done = [[new_passage() if g is None else g for g in graphs_at] for graphs_at in out]
@@ -226,13 +210,11 @@ class BuiltinParser:
         return done
 
     def signature(self) -> str:
-        """Parser, weights file, decoding bias and whether parses carry their Scene ladder (``fit_scenes``): enough
-        to say which parse a SAMSA number used."""
+        """Parser, weights file and decoding bias: enough to say which parse a SAMSA number used."""
         bias = f"+scene_bias.{self.scene_bias:g}" if self.scene_bias else ""
         style = f"+style.{self.style}" if self.style != "wiki" else ""
         pipeline = f"+{self.pipeline}" if self.pipeline else ""
-        fit = "+fit_scenes" if self.fit_scenes else ""
-        return f"{self.name}{pipeline}+{self.weights.stem}{bias}{fit}{style}"
+        return f"{self.name}{pipeline}+{self.weights.stem}{bias}{style}"
 
     def cache_key(self) -> str:
         """The signature plus everything else that changes a parse: weights digest and spaCy model."""
@@ -307,7 +289,6 @@ def make(
     weights: str | None = None,
     model: str | None = None,
     scene_bias: float | None = None,
-    fit_scenes: bool | None = None,
     style: str = "wiki",
     encoder_dir: str | None = None,
     gemm: str = "numpy",
@@ -315,5 +296,5 @@ def make(
     """Registry factory of ``builtin.v5``: a named pipeline (``fast``, ``accurate`` or ``mpnet``, docs/parser.md), or
     ``weights`` of one's own decoded the same way."""
     return BuiltinParser(pipeline=None if weights and pipeline == DEFAULT_PIPELINE else pipeline, weights=weights,
-                         model=model, scene_bias=scene_bias, fit_scenes=fit_scenes, style=style,
+                         model=model, scene_bias=scene_bias, style=style,
                          encoder_dir=encoder_dir, gemm=gemm)  # fmt: skip

@@ -13,21 +13,17 @@ from samsa.parsers.builtin.remotes import add_remotes, candidate_pairs, distance
 from samsa.parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs, span_row
 from samsa.parsers.builtin.tree import UP, Span, spans_to_graph
 from samsa.parsers.builtin.wellformed import MAIN, LogProbs, one_center, one_main_relation
-from samsa.ucca.graph import to_json
 from samsa.ucca.queries import scenes
 
 __all__ = [
-    "LADDER_BIASES",
     "MIN_SCENE_BIASES",
     "at_least_one_scene",
     "cky",
     "cky_batch",
     "decode_batch",
-    "ladder_trees",
     "main_relation_mask",
     "pair_arrays",
     "predict_remotes",
-    "scene_ladder",
     "span_charts",
     "unnest_scenes",
 ]
@@ -145,7 +141,6 @@ def decode_batch(
     scene_bias: float = 0.0,
     steps: bool = True,
     min_scene: bool = False,
-    ladder: Sequence[float] | None = None,
 ) -> list[nx.DiGraph]:
     """Parse featurized sentences into graphs.
 
@@ -156,9 +151,6 @@ def decode_batch(
     :func:`~samsa.parsers.builtin.wellformed.one_center` (one center per main relation); training scores its
     dev epochs on the network's own spans (``steps=False``). ``min_scene``: a sentence decoded without a Scene
     is decoded again as :func:`at_least_one_scene` says (the Wiki guidelines give every sentence a Scene).
-    ``ladder``: per sentence, the most output sentences its parse is to be scored against; a graph with fewer
-    Scenes than that also carries its :func:`scene_ladder` (``graph["scene_ladder"]``; ``math.inf``: every
-    graph). A graph without the attribute had no need of one, which is not the same as an empty ladder.
     """
     mask = main_relation_mask(vocab)
     out: list[nx.DiGraph] = []
@@ -169,7 +161,6 @@ def decode_batch(
         best, gain = span_charts(rows, lengths, scene_bias * mask)
         first_row = np.cumsum([0] + [n * (n + 1) // 2 for n in lengths])
         assert rows.log_probs is not None  # scored by the network above
-        built = []
         for bi, found in enumerate(cky_batch(gain, lengths)):
             log_probs = rows.log_probs[first_row[bi] : first_row[bi + 1]]
             graph = partial(_sentence_graph, net=net, vocab=vocab, fence=fence, b=bi, words=list(tokens[b + bi]),
@@ -178,43 +169,22 @@ def decode_batch(
             g = graph(spans, scene_bias)
             if min_scene and not scenes(g):
                 g = at_least_one_scene(log_probs, lengths[bi], mask, vocab.labels, scene_bias, graph) or g
-            built.append((g, spans, graph))
-        wanted = [bi for bi, (g, _, _) in enumerate(built) if ladder is not None and ladder[b + bi] > len(scenes(g))]
-        if wanted:
-            trees = ladder_trees(_select(rows, lengths, wanted), [lengths[bi] for bi in wanted], mask, vocab.labels,
-                                 scene_bias)  # fmt: skip
-            for bi, sentence_trees in zip(wanted, trees, strict=True):
-                g, spans, graph = built[bi]
-                # rungs without remote edges: the same split sensitivity on the dev sets (within 0.01), at about
-                # half the cost
-                rungs = scene_ladder(sentence_trees, partial(graph, remotes=False), len(scenes(g)), spans)
-                g.graph["scene_ladder"] = [to_json(r) for r in rungs]
-        out.extend(g for g, _, _ in built)
+            out.append(g)
     return out
-
-
-def _select(rows: SpanRows, lengths: Sequence[int], wanted: Sequence[int]) -> SpanRows:
-    """The span rows of sentences ``wanted`` of a batch, renumbered 0, 1, ... in that order."""
-    assert rows.log_probs is not None
-    first = np.cumsum([0] + [n * (n + 1) // 2 for n in lengths])
-    take = np.concatenate([np.arange(first[bi], first[bi + 1]) for bi in wanted])
-    sentence = np.repeat(np.arange(len(wanted)), [first[bi + 1] - first[bi] for bi in wanted])
-    return SpanRows(sentence, rows.start[take], rows.end[take], rows.log_probs[take])
 
 
 def _sentence_graph(spans: list[Span], bias: float, *, net: NumpySpanNet, vocab: Vocab, fence: np.ndarray, b: int,
                     words: list[str], log_probs: np.ndarray, mask: np.ndarray, steps: bool,
-                    passage_id: str, remotes: bool = True) -> nx.DiGraph:  # fmt: skip
-    """Sentence ``b``'s graph from its decoded spans (decoded at Scene bias ``bias``): the later steps (remote
-    edges unless ``remotes`` is false)."""
+                    passage_id: str) -> nx.DiGraph:  # fmt: skip
+    """Sentence ``b``'s graph from its decoded spans (decoded at Scene bias ``bias``): the later steps, then
+    remote edges."""
     if steps:
         spans = unnest_scenes(spans)
         lookup = _sentence_log_probs(log_probs, bias * mask, len(words), 0)
         spans = one_main_relation(spans, len(words), lookup, vocab.labels)
         spans = one_center(spans, len(words), lookup, vocab.labels)
     g = spans_to_graph(words, spans, passage_id=passage_id)
-    if remotes:
-        predict_remotes(net, vocab, fence, b, g)
+    predict_remotes(net, vocab, fence, b, g)
     return g
 
 
@@ -247,57 +217,6 @@ def at_least_one_scene(
         if scenes(g):
             return g
     return None
-
-
-#: the extra Scene biases :func:`scene_ladder` decodes at, smallest first
-LADDER_BIASES = (1.0, 2.0, 3.0, 4.0, 5.0)
-
-
-def ladder_trees(
-    rows: SpanRows, lengths: Sequence[int], mask: np.ndarray, labels: Sequence[str], scene_bias: float
-) -> list[list[tuple[float, list[Span]]]]:
-    """Per sentence of a batch, its trees (decoded spans) at ``scene_bias`` + each extra bias of
-    :data:`LADDER_BIASES`, smallest first: one chart and one :func:`cky_batch` per bias for the whole batch."""
-    out: list[list[tuple[float, list[Span]]]] = [[] for _ in lengths]
-    for extra in LADDER_BIASES:
-        bias = scene_bias + extra
-        best, gain = span_charts(rows, lengths, bias * mask)
-        for bi, found in enumerate(cky_batch(gain, lengths)):
-            out[bi].append((bias, [Span(i, j, labels[best[bi, i, j]]) for i, j in found]))
-    return out
-
-
-def scene_ladder(
-    trees: Sequence[tuple[float, list[Span]]],
-    graph: Callable[[list[Span], float], nx.DiGraph],
-    n_scenes: int,
-    spans: list[Span] | None = None,
-) -> list[nx.DiGraph]:
-    """The sentence's parses with more Scenes than its parse (which has ``n_scenes``): of its ``trees`` at
-    larger Scene biases (:func:`ladder_trees`, smallest bias first), the graph of each that has more Scenes
-    than every graph before it. Rung ``k`` is thus the network's best tree with its number of Scenes or
-    more, for the least boost. ``graph`` builds a tree's graph at its bias; ``spans``: the parse's own tree
-    (a tree equal to the one before it is not built again); the parser builds rungs without remote edges.
-
-    Why: SAMSA scores an output with more sentences than the source has Scenes 0, whatever it says, and the
-    parser's Scene count is its most frequent error (docs/validity.md). Scoring reads the first rung with at
-    least as many Scenes as the output has sentences when the parse itself has fewer
-    (:func:`samsa.scoring.paper.fit_structure`): a correct split is no longer scored 0 because the parser
-    was unsure of one Scene, while an output that keeps the sentence whole is scored on the parse itself."""
-    out: list[nx.DiGraph] = []
-    last = spans
-    for bias, tree in trees:
-        if tree == last:  # the same tree: the same graph
-            continue
-        last = tree
-        if sum(any(x.rstrip(UP) in MAIN for x in s.label.split("/")) for s in tree) <= n_scenes:
-            continue  # a Scene needs a main relation: no more Scenes than main-relation spans
-        g = graph(tree, bias)
-        count = len(scenes(g))
-        if count > n_scenes:
-            out.append(g)
-            n_scenes = count
-    return out
 
 
 def _sentence_log_probs(log_probs: np.ndarray, bias: np.ndarray, n: int, row0: int) -> LogProbs:

@@ -110,12 +110,11 @@
     if (!r.scenes.length) src.appendChild(el("p", { cls: "muted", text: "No scene: every output scores 0." }));
     box.appendChild(src);
     r.systems.forEach((s, i) => {
-      const scs = s.rung || r.scenes; // a rung of the Scene ladder: the parser's parse with enough Scenes
+      const scs = r.scenes;
       const n = scs.length;
       const sys = el("div", { cls: "system", "data-system": systems[i] }, [
         el("h4", { text: systems[i] + ": SAMSA " + fmt(s.samsa) + ", SAMSA-abl " + fmt(s.abl) +
-          ", non-splitting penalty " + s.n_out + "/" + n + (n && s.n_out > n ? " (more sentences than scenes: 0)" : "") +
-          (s.rung ? " (scored on the parser's parse with " + n + " scenes: more sentences than the parse above has scenes)" : "") }),
+          ", non-splitting penalty " + s.n_out + "/" + n + (n && s.n_out > n ? " (more sentences than scenes: 0)" : "") }),
         el("p", { cls: "arith", text: sentenceArithmetic(s, n) }),
         el("ol", { cls: "outsents" }, s.sents.map((t) => el("li", { text: t.join(" ") }))),
       ]);
