@@ -83,6 +83,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--sentence-separator", metavar="SEP", default=None, help="sentence separator for split statistics")
     add_splitter_option(p)
+    p.add_argument(
+        "--documents",
+        action="store_true",
+        help="each line is a document of several sentences: document-level SAMSA (--ucca DIR then holds a "
+        "sub-folder of sentence XML files, or one passage file, per document; docs/samsa.md)",
+    )
     p.add_argument("--ucca", metavar="DIR",
                    help="gold UCCA XML of the sources, for the samsa metric (default: parse --source)")  # fmt: skip
     add_format_options(p)
@@ -144,11 +150,11 @@ def run(args: argparse.Namespace) -> int:
         splitter=args.splitter,
     )  # fmt: skip
     cache = open_cache(args) if "samsa" in metrics and not args.ucca else None
-    bar = progress_bar(len(source) if "samsa" in metrics else 0, "samsa", args.quiet)
+    bar = progress_bar(None if args.documents else len(source) if "samsa" in metrics else 0, "samsa", args.quiet)
     try:
         result = evaluate(systems, orig_sents=source, refs_sents=refs, refs_layout="sentences", metrics=metrics,
                           config=config, ucca=args.ucca, jobs=worker_count(args.jobs), dask=dask_target(args),
-                          cache=cache, progress=bar.update)  # fmt: skip
+                          cache=cache, progress=bar.update, documents=args.documents)  # fmt: skip
     finally:
         bar.close()
         if cache is not None:

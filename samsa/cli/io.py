@@ -177,5 +177,10 @@ def read_corpus(args: argparse.Namespace, *, refs: bool = True) -> tuple[str, li
     if not args.source:
         raise InputError(None, None, "--refs needs --source (or use -t)" if args.refs else
                          "no sources: give -t/--test-set NAME or --source FILE")  # fmt: skip
-    source = read_lines(args.source, allow_empty_lines=False)
+    if getattr(args, "documents", False):
+        from samsa.engine.documents import MAX_DOCUMENT_TOKENS
+
+        source = read_lines(args.source, allow_empty_lines=False, max_tokens=MAX_DOCUMENT_TOKENS)
+    else:
+        source = read_lines(args.source, allow_empty_lines=False)
     return args.source, source, read_refs(args.refs, args.source, len(source)) if args.refs and refs else None

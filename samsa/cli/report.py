@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from samsa.cli.common import add_runtime_options, add_splitter_option, dask_target, open_cache
 from samsa.cli.io import (
@@ -16,6 +17,7 @@ from samsa.cli.io import (
     shown,
     system_files,
 )
+from samsa.engine.documents import MAX_DOCUMENT_TOKENS
 from samsa.errors import InputError
 from samsa.text import TOKENIZERS
 
@@ -50,6 +52,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--source", metavar="FILE", help="source sentences (instead of -t)")
     p.add_argument("--refs", metavar="FILE", nargs="+", default=[], help="reference files (instead of -t)")
     p.add_argument("--ucca", metavar="DIR", help="UCCA XML of the sources, one file per line (else they are parsed)")
+    p.add_argument(
+        "--documents",
+        action="store_true",
+        help="each line is a document of several sentences: document-level SAMSA, one explorer row per document "
+        "(--ucca DIR then holds a sub-folder of sentence XML files, or one passage file, per document)",
+    )
     p.add_argument("--no-refs", action="store_true", help="reference-free report even when the test set has some")
     p.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default="wordpunct",
                    help="SAMSA's output tokenizer (default: %(default)s)")  # fmt: skip
@@ -87,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
     check_output_path(args.output, [*output_inputs(args), *(x for x in (args.source, args.ucca) if x)])
     source_path, sources, refs = _corpus(args)
     test_set = args.test_set and get_test_set(args.test_set).name
+    if args.documents:
+        if test_set:
+            raise InputError(None, None, "--documents reads documents from --source or --ucca DIR, not a test set")
+        return _documents_report(args, named, source_path, sources, refs)
     xml = get_parser("xml", directory=args.ucca) if args.ucca else None
     if xml is not None and sources:
         xml.check_count(len(sources))
@@ -122,6 +134,62 @@ def run(args: argparse.Namespace) -> int:
     atomic_write_text(args.output, render_html(data))
     size = Path(args.output).stat().st_size
     print(f"wrote {args.output} ({size / 1e6:.2f} MB, {len(graphs)} sentences, {len(systems)} system(s))")
+    return 0
+
+
+def _documents_report(
+    args: argparse.Namespace, named: list[tuple[str, str]], source_path: str, sources: list[str], refs: Any
+) -> int:
+    """``samsa report --documents``: each source line (or document of --ucca DIR) one passage of its sentences."""
+    from samsa.engine.documents import document_files, document_sentences, load_documents, parse_documents
+    from samsa.engine.pipeline import progress_bar, worker_count
+    from samsa.fileio import atomic_write_text
+    from samsa.registry import get_parser
+    from samsa.report import build_report, render_html
+    from samsa.scoring.metric import Samsa
+    from samsa.ucca.graph import tokens
+
+    docs = document_files(args.ucca) if args.ucca else None
+    n = len(sources) if sources else len(docs or [])
+    if docs is not None and sources and len(docs) != n:
+        raise InputError(args.ucca, None, f"holds {len(docs)} documents for the {n} lines of {source_path}")
+    systems = {}
+    for name, path in named:
+        lines = read_text_lines(path, max_tokens=MAX_DOCUMENT_TOKENS)
+        if len(lines) != n:
+            raise InputError(shown(path), min(len(lines), n) + 1, f"has {len(lines)} lines but {source_path} has {n}")
+        systems[name] = lines
+    parser: Any
+    if docs is not None:
+        with progress_bar(len(docs), "load", args.quiet) as bar:
+            graphs = list(load_documents(docs, bar.update))
+        sources = sources or [" ".join(tokens(g)) for g in graphs]
+        parser, annotation = "xml", f"UCCA XML of {args.ucca}"
+    else:
+        texts = [
+            document_sentences(x, separator=args.sentence_separator, splitter=args.splitter, where=(source_path, k))
+            for k, x in enumerate(sources, 1)
+        ]
+        parser = get_parser("builtin")
+        cache = open_cache(args)
+        try:
+            with progress_bar(sum(map(len, texts)), "parse", args.quiet) as bar:
+                run = parse_documents(parser, texts, cache=cache, jobs=worker_count(args.jobs), dask=dask_target(args),
+                                      progress=bar.update)  # fmt: skip
+                graphs = list(run)
+        finally:
+            if cache is not None:
+                cache.close()
+        annotation = f"parsed ({parser.signature()})"
+    metric = Samsa(tokenizer=args.tokenizer, separator=args.sentence_separator, parser=parser, splitter=args.splitter)
+    info = {"title": args.title or "SAMSA report (documents)", "test_set": None, "annotation": annotation,
+            "references": _ref_counts(refs)}  # fmt: skip
+    with progress_bar(len(graphs), "report", args.quiet) as bar:
+        data = build_report(graphs, sources, systems, metric=metric, refs=refs, resamples=args.bootstrap,
+                            seed=args.seed, info=info, progress=bar.update, documents=True)  # fmt: skip
+    atomic_write_text(args.output, render_html(data))
+    size = Path(args.output).stat().st_size
+    print(f"wrote {args.output} ({size / 1e6:.2f} MB, {len(graphs)} documents, {len(systems)} system(s))")
     return 0
 
 

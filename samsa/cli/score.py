@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any, TextIO
 
@@ -29,8 +30,17 @@ from samsa.cli.io import (
     shown,
     system_files,
 )
+from samsa.engine.documents import DOCUMENT_CHUNK, DOCUMENT_WINDOW, MAX_DOCUMENT_TOKENS
 from samsa.engine.executors import Item, Job
-from samsa.engine.pipeline import make_executor, progress_bar, run_items, sentence_results, worker_count
+from samsa.engine.pipeline import (
+    CHUNK,
+    WINDOW,
+    make_executor,
+    progress_bar,
+    run_items,
+    sentence_results,
+    worker_count,
+)
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_open, check_output_path, read_lines
 from samsa.registry import available, get_parser
@@ -46,6 +56,7 @@ examples:
   samsa score --ucca gold_xml/ output.txt --tokenizer none --sentence-separator "<::::>" --per-sentence s.jsonl
   samsa score -t hsplit sys1.txt sys2.txt --name A B        # parse the test set's sources once, one row each
   cat output.txt | samsa score --source sources.txt - -f json
+  samsa score --documents --source paragraphs.txt simple.txt  # a document a line: document-level SAMSA
 """
 
 EPILOG = """\
@@ -53,7 +64,10 @@ Each line of --system is the output for one source sentence; it may hold several
 sentences, cut at --sentence-separator or, without it, by a rule-based splitter.
 --compat paper follows the paper's definitions; --compat easse reproduces the
 EASSE toolkit bit for bit given the same UCCA graphs and aligner (docs/samsa.md).
-The corpus score is the mean of the sentence scores.
+The corpus score is the mean of the sentence scores. With --documents each line (and
+each document of --ucca DIR: a sub-folder of sentence files, or a passage file) is a
+document: its Scenes are matched to the output document's sentences wherever they are,
+and the signature says doc:yes.
 """
 
 
@@ -93,6 +107,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_splitter_option(p)
     p.add_argument("--lowercase", action="store_true",
                    help="lowercase outputs (and raw sources before parsing), as EASSE's lowercase=True")  # fmt: skip
+    p.add_argument("--documents", action="store_true",
+                   help="each line of --source and of every system is a document of several sentences (cut at "
+                        "--sentence-separator, else by the splitter); --ucca DIR holds a sub-folder of sentence XML "
+                        "files, or one passage file, per document: document-level SAMSA (docs/samsa.md)")  # fmt: skip
     p.add_argument("--per-sentence", metavar="FILE", help="write one JSON object per system line (JSONL)")
     p.add_argument("--lenient", action="store_true",
                    help="drop a passage that does not load or validate (a warning names it; the summary counts "
@@ -101,15 +119,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--max-tokens",
         type=int_at_least(1),
-        default=DEFAULT_MAX_TOKENS,
+        default=None,
         metavar="N",
-        help="reject lines longer than N tokens (default: %(default)s)",
+        help=f"reject lines longer than N tokens (default: {DEFAULT_MAX_TOKENS}; with --documents, "
+        f"{MAX_DOCUMENT_TOKENS} per document)",
     )
     add_runtime_options(p)
     p.set_defaults(run=run)
 
 
-def _read_system(path: str, max_tokens: int, separator: str | None) -> list[str]:
+def _read_system(path: str, max_tokens: int | None, separator: str | None) -> list[str]:
     outputs = read_text_lines(path, allow_empty_lines=True, max_tokens=max_tokens)
     path = shown(path)
     empty = [
@@ -122,16 +141,19 @@ def _read_system(path: str, max_tokens: int, separator: str | None) -> list[str]
     return outputs
 
 
-def _check_count(system: str, n_out: int, source: str, n_src: int, files: list[Any] | None = None) -> None:
-    """Name the first line (or UCCA file) without a counterpart, in the file that has it."""
+def _check_count(
+    system: str, n_out: int, source: str, n_src: int, files: list[Any] | None = None, unit: str | None = None
+) -> None:
+    """Name the first line (or UCCA file or document) without a counterpart, in the file that has it."""
     if n_out == n_src:
         return
-    unit = "UCCA XML files" if files is not None else "lines"
+    unit = unit or ("UCCA XML files" if files is not None else "lines")
     counts = f"{system} has {n_out} lines, {source} {n_src} {unit}"
     if n_out > n_src:
         raise InputError(system, n_src + 1, f"no source for this line: {counts}")
-    if files is not None:  # file k (natural sort order) annotates line k
-        raise InputError(files[n_out], None, f"UCCA file number {n_out + 1} has no system line: {counts}")
+    if files is not None:  # file (or document) k in natural sort order annotates line k
+        what = "document" if unit == "documents" else "UCCA file"
+        raise InputError(files[n_out], None, f"{what} number {n_out + 1} has no system line: {counts}")
     raise InputError(source, n_out + 1, f"no system line for this source line: {counts}")
 
 
@@ -167,7 +189,68 @@ def _sources(args: argparse.Namespace, systems: dict[str, list[str]], files: dic
     return items, parser
 
 
+class _DocumentItems:
+    """The pipeline items of --documents, made as they are scored: each document's sentences' graphs joined into
+    one passage (read from --ucca DIR, or parsed from --source in one streamed run, cached)."""
+
+    def __init__(self, args: argparse.Namespace, systems: dict[str, list[str]], files: dict[str, str]) -> None:
+        from samsa.engine.documents import document_files, document_sentences
+
+        self.args = args
+        self.columns = list(zip(*systems.values(), strict=True))
+        if args.test_set:
+            raise InputError(None, None, "--documents reads documents from --source or --ucca DIR, not a test set")
+        self.files: list[list[Any]] | None = None
+        self.texts: list[list[str]] = []
+        if args.ucca:
+            self.files = document_files(args.ucca)
+            places = [d[0] if d[0].parent.samefile(args.ucca) else d[0].parent for d in self.files]  # file or folder
+            for name, outputs in systems.items():
+                _check_count(files[name], len(outputs), args.ucca, len(self.files), places, unit="documents")
+            self.origins = [str(p) for p in places]
+            self.parser: Any = "xml"
+            return
+        lines = read_lines(args.source, allow_empty_lines=False, max_tokens=args.max_tokens)
+        for name, outputs in systems.items():
+            _check_count(files[name], len(outputs), args.source, len(lines))
+        lines = [x.lower() for x in lines] if args.lowercase else lines
+        self.texts = [
+            document_sentences(x, separator=args.sentence_separator, splitter=args.splitter, where=(args.source, k))
+            for k, x in enumerate(lines, 1)
+        ]
+        self.origins = [f"{args.source}:{k}" for k in range(1, len(lines) + 1)]
+        self.parser = _text_parser(args)
+
+    def __len__(self) -> int:
+        return len(self.origins)
+
+    @property
+    def parsing(self) -> bool:
+        return self.files is None
+
+    def items(self, cache: Any) -> Iterator[Item]:
+        from samsa.engine.documents import load_documents, parse_documents
+
+        if self.files is not None:
+            graphs = load_documents(self.files)
+        else:
+            graphs = parse_documents(self.parser, self.texts, cache=cache, jobs=worker_count(self.args.jobs),
+                                     dask=dask_target(self.args))  # fmt: skip
+        for g, outs, origin in zip(graphs, self.columns, self.origins, strict=True):
+            yield Item("graph", g, outs, origin)
+
+
+def _text_parser(args: argparse.Namespace) -> Any:
+    try:
+        return get_parser(args.parser or "builtin")
+    except TypeError:
+        raise InputError(None, None, f"parser {args.parser!r} cannot parse raw text (it needs options, "
+                         "e.g. the xml parser needs --ucca DIR)") from None  # fmt: skip
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.max_tokens is None:
+        args.max_tokens = MAX_DOCUMENT_TOKENS if args.documents else DEFAULT_MAX_TOKENS
     named = system_files(args)
     inputs = [*output_inputs(args), *(x for x in (args.source, args.ucca) if x)]
     if args.per_sentence:  # before any work: never overwrite an input, fail early on an unwritable target
@@ -177,10 +260,16 @@ def run(args: argparse.Namespace) -> int:
     check_output(args, inputs)
     systems = {n: _read_system(p, args.max_tokens, args.sentence_separator) for n, p in named}
     files = {n: shown(p) for n, p in named}
-    items, parser = _sources(args, systems, files)
-    parsing = parser is not None and not args.ucca
+    documents = _DocumentItems(args, systems, files) if args.documents else None
+    if documents is not None:
+        items: Any = documents
+        parser, parsing, named_parser = None, False, documents.parser
+    else:
+        items, parser = _sources(args, systems, files)
+        parsing = parser is not None and not args.ucca
+        named_parser = parser
     metric = Samsa(aligner=build_aligner(args), compat=args.compat, tokenizer=args.tokenizer,
-                   separator=args.sentence_separator, parser=parser, splitter=args.splitter,
+                   separator=args.sentence_separator, parser=named_parser, splitter=args.splitter,
                    lowercase=args.lowercase)  # fmt: skip
     job = Job(parser=parser if parsing else None, aligner=aligner_spec(args), compat=args.compat,
               tokenizer=args.tokenizer, separator=args.sentence_separator, lenient=args.lenient,
@@ -189,13 +278,16 @@ def run(args: argparse.Namespace) -> int:
     dropped: list[int] = []
     with ExitStack() as stack:
         rows = _rows_file(stack, args.per_sentence)  # streamed; replaces the target only if the run succeeds
-        cache = open_cache(args) if parsing else None
+        cache = open_cache(args) if parsing or (documents is not None and documents.parsing) else None
         if cache is not None:
             stack.callback(cache.close)
         executor = make_executor(job, jobs=worker_count(args.jobs), dask=dask_target(args))
         stack.callback(executor.close)
         bar = stack.enter_context(progress_bar(len(items), "samsa", args.quiet))
-        stream = run_items(items, executor, cache=cache, parser=parser if parsing else None, progress=bar.update)
+        given = documents.items(cache) if documents is not None else items
+        chunk, window = (DOCUMENT_CHUNK, DOCUMENT_WINDOW) if documents is not None else (CHUNK, WINDOW)
+        stream = run_items(given, executor, cache=cache if parsing else None, parser=parser if parsing else None,
+                           progress=bar.update, chunk=chunk, window=window)  # fmt: skip
         for line, (item, res) in enumerate(stream, 1):
             scored = sentence_results(item, line, res, list(files.values()), lenient=args.lenient)
             if scored is None:
@@ -206,13 +298,14 @@ def run(args: argparse.Namespace) -> int:
             for total, r in zip(totals, scored, strict=True):
                 total.add(r)
             if rows is not None:
-                rows.write(json.dumps({"line": line, **scored[0].to_dict()}, ensure_ascii=False) + "\n")
+                where = {"document" if args.documents else "line": line}
+                rows.write(json.dumps({**where, **scored[0].to_dict()}, ensure_ascii=False) + "\n")
         if len(dropped) == len(items):  # inside the block: the per-sentence file is then not written either
             raise InputError(None, None, "every line was dropped; nothing to score")
     if dropped:
         print(f"samsa: warning: --lenient dropped {len(dropped)} of {len(items)} line(s) (first: line {dropped[0]});"
               " the scores are over the rest", file=sys.stderr)  # fmt: skip
-    summaries = [{"system": name, "file": files[name], **t.summary(metric), "n_dropped": len(dropped)}
+    summaries = [{"system": name, "file": files[name], **t.summary(metric, args.documents), "n_dropped": len(dropped)}
                  for name, t in zip(systems, totals, strict=True)]  # fmt: skip
     if args.format == "json":
         emit(args, json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=2, ensure_ascii=False))
@@ -239,7 +332,7 @@ class _Totals:
         self.scenes += r.n_scenes
         self.sentences += r.n_sentences
 
-    def summary(self, metric: Samsa) -> dict[str, Any]:
+    def summary(self, metric: Samsa, documents: bool = False) -> dict[str, Any]:
         return {
             "name": "SAMSA",
             "samsa": corpus_mean(self.samsa),
@@ -247,17 +340,18 @@ class _Totals:
             "n_lines": len(self.samsa),
             "n_scenes": self.scenes,
             "n_output_sentences": self.sentences,
-            "signature": metric.signature(),
-            "config": metric.config(),
+            "signature": metric.signature(documents=documents),
+            "config": {**metric.config(), "documents": documents},
         }
 
 
 def _table(summaries: list[dict[str, Any]], fmt: str, width: int) -> str:
     """One row per system, the signature once (every system is scored with the same settings)."""
-    rows = [{"system": s["system"], "SAMSA": s["samsa"], "SAMSA-abl": s["samsa_abl"], "lines": s["n_lines"],
+    unit = "documents" if summaries[0]["config"].get("documents") else "lines"
+    rows = [{"system": s["system"], "SAMSA": s["samsa"], "SAMSA-abl": s["samsa_abl"], unit: s["n_lines"],
              "scenes": s["n_scenes"], "sentences": s["n_output_sentences"], "dropped": s["n_dropped"]}
             for s in summaries]  # fmt: skip
-    columns = ["system", "SAMSA", "SAMSA-abl", "lines", "scenes", "sentences"]
+    columns = ["system", "SAMSA", "SAMSA-abl", unit, "scenes", "sentences"]
     if any(s["n_dropped"] for s in summaries):
         columns.append("dropped")
     return render(rows, columns, fmt, width=width, signatures={"samsa": summaries[0]["signature"]})

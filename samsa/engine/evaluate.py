@@ -13,7 +13,7 @@ parser's parse of the sources (parsed once for every system).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from os import PathLike
 from typing import Any
 
@@ -76,12 +76,15 @@ def evaluate(
     dask: str | None = None,
     cache: Any = None,
     progress: Callable[[int], Any] | None = None,
+    documents: bool = False,
 ) -> dict[str, Any]:
     """``{"test_set", "systems": {name: {metric: value}}, "signatures": {metric: signature}}``.
 
     ``systems`` is ``{name: outputs}``, or one list of outputs (named ``"system"``); ``refs_sents`` is in
     EASSE's layout (``refs_layout="streams"``) or one list per sentence (``"sentences"``); ``config`` holds the
-    lexical metrics' settings (default: ``SuiteConfig()``, what ``samsa evaluate`` uses).
+    lexical metrics' settings (default: ``SuiteConfig()``, what ``samsa evaluate`` uses). ``documents``: each
+    line is a document and SAMSA is document-level (``ucca`` then holds a sub-folder or a passage file per
+    document; ``samsa.engine.documents``).
     """
     config = config or SuiteConfig()
     if not isinstance(systems, Mapping):
@@ -112,7 +115,8 @@ def evaluate(
         signatures.update(r.pop("signatures"))
         results[name] = r
     if "samsa" in wanted:
-        scores, sig = _samsa(source, [list(o) for o in systems.values()], config, ucca, jobs, dask, cache, progress)
+        scores, sig = _samsa(source, [list(o) for o in systems.values()], config, ucca, jobs, dask, cache, progress,
+                             documents)  # fmt: skip
         for name, (samsa_score, abl) in zip(systems, scores, strict=True):
             results[name].update(samsa=samsa_score, samsa_abl=abl)
         signatures.update(samsa=sig, samsa_abl=sig)
@@ -120,12 +124,22 @@ def evaluate(
 
 
 def _samsa(source: list[str], systems: list[list[str]], config: SuiteConfig, ucca: Any, jobs: int, dask: Any,
-           cache: Any, progress: Any) -> tuple[list[tuple[float, float]], str]:  # fmt: skip
+           cache: Any, progress: Any, documents: bool = False) -> tuple[list[tuple[float, float]], str]:  # fmt: skip
     """SAMSA of every system in one pass: gold UCCA of ``ucca``, else the built-in parser's UCCA of the sources."""
     from samsa.engine.pipeline import Job, score_means
     from samsa.registry import get_parser
     from samsa.scoring.metric import Samsa, shared_parser
 
+    if documents:
+        graphs, named = _documents(source, config, ucca, jobs, dask, cache, progress)
+        metric = Samsa(separator=config.separator, parser=named, splitter=config.splitter)
+        job = Job(separator=config.separator, splitter=config.splitter)
+        from samsa.engine.documents import DOCUMENT_CHUNK, DOCUMENT_WINDOW
+
+        scores = score_means(
+            graphs, systems, job, kind="graph", jobs=jobs, dask=dask, chunk=DOCUMENT_CHUNK, window=DOCUMENT_WINDOW
+        )
+        return scores, metric.signature(documents=True)
     if ucca is not None:
         xml = get_parser("xml", directory=ucca)
         xml.check_count(len(source))
@@ -137,3 +151,23 @@ def _samsa(source: list[str], systems: list[list[str]], config: SuiteConfig, ucc
     job = Job(parser=parser if kind == "parse" else None, separator=config.separator, splitter=config.splitter)
     scores = score_means(sources, systems, job, kind=kind, jobs=jobs, dask=dask, cache=cache, progress=progress)
     return scores, metric.signature()
+
+
+def _documents(
+    source: list[str], config: SuiteConfig, ucca: Any, jobs: int, dask: Any, cache: Any, progress: Any
+) -> tuple[Iterable[Any], Any]:
+    """Each source document as one passage (gold UCCA of ``ucca``, else parsed), and the parser to name."""
+    from samsa.engine.documents import document_files, document_sentences, load_documents, parse_documents
+    from samsa.scoring.metric import shared_parser
+
+    if ucca is not None:
+        docs = document_files(ucca)
+        if len(docs) != len(source):
+            raise InputError(ucca, None, f"holds {len(docs)} documents for {len(source)} source lines")
+        return load_documents(docs), "xml"
+    texts = [
+        document_sentences(x, separator=config.separator, splitter=config.splitter, where=("<source>", k))
+        for k, x in enumerate(source, 1)
+    ]
+    parser = shared_parser("builtin")
+    return parse_documents(parser, texts, cache=cache, jobs=jobs, dask=dask, progress=progress), parser

@@ -134,15 +134,18 @@ def run_items(
     parser: Any = None,
     return_graphs: bool = False,
     progress: Callable[[int], None] | None = None,
+    chunk: int = CHUNK,
+    window: int = WINDOW,
 ) -> Iterator[tuple[Item, ItemResult]]:
     """Run items through ``executor`` chunk by chunk; parsed graphs go to ``cache`` (when given) as they come.
 
     Yields ``(item, result)`` in input order; ``result.graph`` is set for every
     item with ``return_graphs`` (else graphs stay in the workers). Items are
-    read :data:`WINDOW` chunks at a time and cut into chunks in
+    read ``window`` chunks of ``chunk`` items at a time and cut into chunks in
     :func:`chunk_order`; results are yielded as soon as they and all earlier
-    ones are in. A run that only scores in paper mode reads and writes the
-    structures the cache keeps beside its graphs.
+    ones are in (so at most a window of items is in memory: large items, such as
+    documents, take smaller chunks). A run that only scores in paper mode reads
+    and writes the structures the cache keeps beside its graphs.
     """
     from samsa.scoring.paper import structure_version
 
@@ -153,14 +156,14 @@ def run_items(
     submitted: deque[tuple[_Window, list[int]]] = deque()
 
     def chunks() -> Iterator[list[Item]]:
-        for given in _windows(items, CHUNK * WINDOW):
-            window = _with_cache(given, cache, key, version) if key is not None else given
+        for given in _windows(items, chunk * window):
+            found = _with_cache(given, cache, key, version) if key is not None else given
             state = _Window(given, [None] * len(given))
-            order = chunk_order(window)
-            for c in range(0, len(order), CHUNK):
-                idx = order[c : c + CHUNK]
+            order = chunk_order(found)
+            for c in range(0, len(order), chunk):
+                idx = order[c : c + chunk]
                 submitted.append((state, idx))
-                yield [window[k] for k in idx]
+                yield [found[k] for k in idx]
 
     want = ("all" if key is not None else "graphs") if return_graphs else "parsed" if key is not None else "none"
     for results in executor.map(chunks(), want):
@@ -211,7 +214,7 @@ def parse_corpus(
 
 
 def score_means(
-    sources: Sequence[Any],
+    sources: Iterable[Any],
     systems: Sequence[Sequence[str]],
     job: Job,
     *,
@@ -220,6 +223,8 @@ def score_means(
     dask: str | None = None,
     cache: Any = None,
     progress: Callable[[int], None] | None = None,
+    chunk: int = CHUNK,
+    window: int = WINDOW,
 ) -> list[tuple[float, float]]:
     """Corpus (SAMSA, SAMSA-abl) of each system over ``sources`` (raw sentences, graphs or XML files per ``kind``).
 
@@ -234,8 +239,8 @@ def score_means(
     executor = make_executor(job, jobs=jobs, dask=dask)
     try:
         parser = job.parser if kind == "parse" else None
-        for line, (item, res) in enumerate(run_items(items, executor, cache=cache, parser=parser,
-                                                     progress=progress), 1):  # fmt: skip
+        run = run_items(items, executor, cache=cache, parser=parser, progress=progress, chunk=chunk, window=window)
+        for line, (item, res) in enumerate(run, 1):
             scored = sentence_results(item, line, res, lenient=job.lenient)
             if scored is None:
                 continue

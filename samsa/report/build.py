@@ -88,8 +88,10 @@ def build_report(
     seed: int = 12345,
     info: Mapping[str, Any] | None = None,
     progress: Callable[[int], Any] | None = None,
+    documents: bool = False,
 ) -> dict[str, Any]:
-    """The report's data for line-parallel source graphs, source texts, system outputs and (optional) references."""
+    """The report's data for line-parallel source graphs, source texts, system outputs and (optional) references;
+    ``documents``: each line is a document (its graph one passage of its sentences), scored at document level."""
     n = len(graphs)
     if not systems:
         raise InputError(None, None, "a report needs at least one system")
@@ -136,10 +138,18 @@ def build_report(
             diff, p = paired_bootstrap(stats[names[a]][c], stats[names[b]][c], indices,
                                        values=(draws[names[a]][c], draws[names[b]][c]))  # fmt: skip
             significance[c].append({"a": a, "b": b, "diff": diff, "p": p})
-    signatures = {"samsa": metric.signature(), "samsa_abl": metric.signature(), **lex_sigs}
+    signature = metric.signature(documents=documents)
+    signatures = {"samsa": signature, "samsa_abl": signature, **lex_sigs}
     return {
         "title": (info or {}).get("title", "SAMSA report"),
-        "info": {**(info or {}), "n_sentences": n, "resamples": resamples, "seed": seed, "version": __version__},
+        "info": {
+            **(info or {}),
+            "n_sentences": n,
+            "unit": "documents" if documents else "sentences",
+            "resamples": resamples,
+            "seed": seed,
+            "version": __version__,
+        },
         "systems": names,
         "columns": [
             {"key": c, "label": LABELS[c][0], "higher": LABELS[c][1], "signature": signatures.get(c, "")}

@@ -78,13 +78,13 @@ def _json_script(value: Any) -> str:
 def render_html(data: dict[str, Any]) -> str:
     """The whole page for :func:`samsa.report.build.build_report`'s data."""
     info = data["info"]
-    facts = [f"{info['n_sentences']} sentences", f"{len(data['systems'])} system(s)"]
+    facts = [f"{info['n_sentences']} {info.get('unit', 'sentences')}", f"{len(data['systems'])} system(s)"]
     for key in ("test_set", "annotation", "references"):
         if info.get(key):
             facts.append(f"{key.replace('_', ' ')}: {info[key]}")
     facts.append(f"samsa {info['version']}")
     plots = "".join(f'<figure id="plot-{k}">{svg}</figure>' for k, svg in data["plots"].items())
-    explorer_data = {"systems": data["systems"], "sentences": data["sentences"]}
+    explorer_data = {"systems": data["systems"], "sentences": data["sentences"], "unit": info.get("unit", "sentences")}
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>

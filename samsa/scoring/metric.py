@@ -117,7 +117,8 @@ class Samsa:
             raise ConfigError(f"unknown sentence splitter {splitter!r}; choose from {sorted(SPLITTERS)}")
         self.splitter = splitter
 
-    def signature(self) -> str:
+    def signature(self, *, documents: bool = False) -> str:
+        """How a number was computed; ``documents``: document-level SAMSA (``doc:yes``, :meth:`document_score`)."""
         parser = self.parser if isinstance(self.parser, str) or self.parser is None else self.parser.signature()
         return format_signature(
             "SAMSA",
@@ -128,6 +129,7 @@ class Samsa:
                 "tok": self.tokenizer,
                 "lc": "yes" if self.lowercase else "no",
                 "split": "sep" if self.separator else self.splitter,
+                "doc": "yes" if documents else None,
             },
             __version__,
         )
@@ -210,6 +212,61 @@ class Samsa:
         ``g`` may be None when a paper-mode ``structure`` is given (a warm parse cache keeps only that)."""
         return score_passage(g, self.split(output), self.aligner, self.compat, structure)
 
+    def document_score(
+        self, document: nx.DiGraph | Sequence[Source], output: str | Sequence[Sequence[str]]
+    ) -> SentenceResult:
+        """Document-level SAMSA of one source document and one output document (docs/samsa.md).
+
+        ``document``: its sentences' UCCA graphs (or texts, parsed with the metric's parser), in order, or one
+        passage holding them all. Every Scene of the document is matched to the output sentence that keeps most
+        of it, anywhere in the output, and SAMSA's formula counts n_inp and n_out over the document: a
+        one-sentence document scores its sentence-level SAMSA, and reordering the output's sentences changes
+        nothing (but where a Scene ties between two sentences: the earlier one wins).
+        """
+        _check_output(output, 1)
+        (g,) = self.document_graphs([document])
+        return self.score_graph(g, output)
+
+    def document_graphs(self, documents: Sequence[nx.DiGraph | Sequence[Source]]) -> list[nx.DiGraph]:
+        """Each document as one passage (``samsa.ucca.graph.join_passages`` of its sentences' graphs); the
+        sentences given as text are parsed together, in one batch."""
+        from samsa.ucca.graph import join_passages
+
+        flat: list[Source] = []
+        spans: list[tuple[int, int] | None] = []
+        for k, doc in enumerate(documents, 1):
+            if isinstance(doc, nx.DiGraph):
+                spans.append(None)
+                continue
+            if isinstance(doc, str) or not isinstance(doc, Sequence) or not doc:
+                what = "a non-empty list of sentences (graphs or texts) or one UCCA passage"
+                raise InputError(f"<document {k}>", None, f"a document is {what}")
+            spans.append((len(flat), len(flat) + len(doc)))
+            flat.extend(doc)
+        graphs = self._graphs(flat) if flat else []
+        out = []
+        for k, (doc, span) in enumerate(zip(documents, spans, strict=True), 1):
+            if span is None:
+                assert isinstance(doc, nx.DiGraph)
+                check_passage(doc, f"<document {k}>")
+                out.append(doc)
+            else:  # one sentence: its own graph, unchanged
+                part = graphs[span[0] : span[1]]
+                out.append(part[0] if len(part) == 1 else join_passages(part, str(k)))
+        return out
+
+    def corpus_document_score(
+        self,
+        documents: Sequence[nx.DiGraph | Sequence[Source]],
+        outputs: Sequence[str | Sequence[Sequence[str]]],
+        *,
+        progress: Callable[[Any], Any] | None = None,
+    ) -> CorpusResult:
+        """:meth:`document_score` of line-parallel documents and outputs; the corpus score is the mean of the
+        documents' scores, and the signature says ``doc:yes``."""
+        _check_corpus(documents, outputs)
+        return self._corpus(self.document_graphs(documents), outputs, progress, documents=True)
+
     def corpus_score(
         self,
         sources: Sequence[Source],
@@ -219,7 +276,15 @@ class Samsa:
     ) -> CorpusResult:
         """Score line-parallel sources and outputs; the corpus score is the mean of sentence scores."""
         _check_corpus(sources, outputs)
-        graphs = self._graphs(sources)
+        return self._corpus(self._graphs(sources), outputs, progress)
+
+    def _corpus(
+        self,
+        graphs: Sequence[nx.DiGraph],
+        outputs: Sequence[str | Sequence[Sequence[str]]],
+        progress: Callable[[Any], Any] | None,
+        documents: bool = False,
+    ) -> CorpusResult:
         self.prepare(graphs, outputs)
         pairs = zip(graphs, outputs, strict=True)
         if progress is not None:
@@ -229,8 +294,8 @@ class Samsa:
             corpus_mean([r.samsa for r in results]),
             corpus_mean([r.samsa_abl for r in results]),
             results,
-            self.signature(),
-            self.config(),
+            self.signature(documents=documents),
+            {**self.config(), "documents": True} if documents else self.config(),
         )
 
 

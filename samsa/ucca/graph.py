@@ -41,6 +41,7 @@ __all__ = [
     "from_json",
     "from_tokens",
     "is_terminal",
+    "join_passages",
     "new_passage",
     "node_key",
     "node_table",
@@ -199,6 +200,43 @@ def from_tokens(words: Iterable[str], passage_id: str = "1", *, punct: Iterable[
     for i, w in enumerate(words):
         add_terminal(g, w, punct=bool(flags[i]) if flags is not None else False)
     return g
+
+
+def join_passages(graphs: Sequence[nx.DiGraph], passage_id: str = "1") -> nx.DiGraph:
+    """One passage holding ``graphs`` in order (a document of sentences): terminals numbered on (``0.k``, their
+    positions counting on, each graph's paragraphs after the ones before), units renumbered after the ones before
+    (``1.k``, in each graph's order), and the graphs' roots made one root ``1.1`` whose children are every graph's
+    top-level units and terminals, in order. Every unit, edge and category (remote edges included) is the graph's
+    own, so the joined passage has exactly the graphs' Scenes, in order.
+
+    >>> a, b = from_tokens(["Hi", "."]), from_tokens(["Bye"])
+    >>> j = join_passages([a, b], "doc")
+    >>> tokens(j), [j.nodes[t]["paragraph"] for t in terminals(j)], j.graph["passage_id"]
+    (['Hi', '.', 'Bye'], [1, 1, 2], 'doc')
+    """
+    out = new_passage(passage_id)
+    n_terms = n_units = n_paragraphs = 0
+    for g in graphs:
+        nodes = node_table(g)
+        terms = terminals(g)
+        units = sorted((n for n, d in nodes.items() if d["layer"] == "1" and n != ROOT_ID), key=node_key)
+        rename = {ROOT_ID: ROOT_ID}
+        rename.update({t: f"0.{n_terms + i}" for i, t in enumerate(terms, 1)})
+        rename.update({u: f"1.{n_units + i}" for i, u in enumerate(units, 2)})
+        for n, d in nodes.items():
+            if n == ROOT_ID:
+                continue
+            data = dict(d)
+            if d["layer"] == "0":
+                data["position"] = int(rename[n].partition(".")[2])
+                data["paragraph"] = n_paragraphs + int(d.get("paragraph", 1))
+            out.add_node(rename[n], **data)
+        edges = child_table(g).items()
+        out.add_edges_from((rename[u], rename[v], dict(d)) for u, kids in edges for v, d in kids.items())
+        n_terms += len(terms)
+        n_units += len(units)
+        n_paragraphs += max((int(nodes[t].get("paragraph", 1)) for t in terms), default=0)
+    return out
 
 
 def describe(g: nx.DiGraph, node: str) -> dict[str, Any]:

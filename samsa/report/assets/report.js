@@ -45,7 +45,7 @@
       tr.addEventListener("click", () => select(r.line));
       body.appendChild(tr);
     }
-    document.getElementById("count").textContent = list.length + " of " + rows.length + " sentences";
+    document.getElementById("count").textContent = list.length + " of " + rows.length + " " + (data.unit || "sentences");
   }
 
   function tokenSpans(r, scene, aligned) {

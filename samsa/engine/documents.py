@@ -1,0 +1,122 @@
+"""Documents: a source document as one UCCA passage holding its sentences, for document-level SAMSA.
+
+A document-level score is sentence-level SAMSA of the document's passage (all its sentences' Scenes, in
+order, ``samsa.ucca.graph.join_passages``) against the output document's sentences (docs/samsa.md). This
+module turns what a user has into such passages: lines of raw text (one document a line, cut into sentences
+by the splitter or a separator; each sentence parsed, the parses cached as any other), or a directory of UCCA
+XML (one sub-folder a document, holding its sentence files; or one passage file a document).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from samsa.errors import InputError
+from samsa.text import SPLITTER_NAME, split_sentences
+from samsa.ucca.graph import join_passages
+from samsa.ucca.xml import list_passage_files, load_passage, natural_key
+
+__all__ = [
+    "DOCUMENT_CHUNK",
+    "DOCUMENT_WINDOW",
+    "MAX_DOCUMENT_TOKENS",
+    "document_files",
+    "document_sentences",
+    "load_documents",
+    "parse_documents",
+]
+
+#: the most whitespace-separated tokens a document line may hold (sources and outputs): what bounds the time and
+#: memory of one document (its sentences are parsed one by one; its Scenes times the output's sentences are
+#: aligned)
+MAX_DOCUMENT_TOKENS = 20_000
+#: documents per task and tasks per window when documents are scored (``samsa.engine.pipeline.run_items``): at
+#: most 32 documents are in memory at once
+DOCUMENT_CHUNK, DOCUMENT_WINDOW = 4, 8
+
+
+def document_sentences(
+    line: str, *, separator: str | None = None, splitter: str = SPLITTER_NAME, where: tuple[Any, int] | None = None
+) -> list[str]:
+    """A document line's sentences: cut at ``separator`` when given, else by the rule-based splitter; empty
+    pieces dropped. A line with no sentence is an error naming ``where`` (file, line).
+
+    >>> document_sentences("John got home. He called Mary.")
+    ['John got home.', 'He called Mary.']
+    >>> document_sentences("a b <::::> c", separator="<::::>")
+    ['a b', 'c']
+    """
+    pieces = line.split(separator) if separator else split_sentences(line, splitter)
+    sentences = [" ".join(p.split()) for p in pieces if p.strip()]
+    if not sentences:
+        path, number = where or (None, None)
+        raise InputError(path, number, "a document with no sentence")
+    return sentences
+
+
+def document_files(directory: str | Path) -> list[list[Path]]:
+    """The documents of a UCCA directory, each as its XML files in order: one sub-folder per document (natural
+    order), holding the document's sentence files (natural order); or one XML passage file per document. A
+    directory mixing the two, or a document folder without XML files, is an error."""
+    d = Path(directory)
+    if not d.is_dir():
+        raise InputError(d, None, "not a directory of UCCA documents")
+    folders = sorted((p for p in d.iterdir() if p.is_dir()), key=lambda p: natural_key(p.name))
+    files = list_passage_files(d)
+    if folders and files:
+        both = f"document folders ({folders[0].name}) and XML files ({files[0].name})"
+        raise InputError(d, None, f"holds both {both}: give one folder per document, or one passage file per document")
+    if not folders:
+        return [[f] for f in files]
+    out = []
+    for folder in folders:
+        sentences = list_passage_files(folder)
+        if not sentences:
+            raise InputError(folder, None, "a document folder without UCCA XML files")
+        out.append(sentences)
+    return out
+
+
+def load_documents(
+    documents: Sequence[Sequence[Path]], progress: Callable[[int], Any] | None = None
+) -> Iterator[nx.DiGraph]:
+    """Each document's files read and joined into one passage (a single passage file stays as it is), one
+    document at a time."""
+    for k, files in enumerate(documents, 1):
+        graphs = [load_passage(f) for f in files]
+        yield graphs[0] if len(graphs) == 1 else join_passages(graphs, str(k))
+        if progress is not None:
+            progress(1)
+
+
+def parse_documents(
+    parser: Any,
+    documents: Sequence[Sequence[str]],
+    *,
+    cache: Any = None,
+    jobs: int = 1,
+    dask: str | None = None,
+    progress: Callable[[int], Any] | None = None,
+) -> Iterator[nx.DiGraph]:
+    """Each document (its sentences as text) parsed sentence by sentence and joined into one passage, one
+    document at a time: the sentences of all documents stream through one run of the parser (cached, in
+    parallel, in input order: ``samsa.engine.pipeline.run_items``), so memory holds a window of them, whatever
+    the corpus' size. ``progress`` counts sentences."""
+    from samsa.engine.executors import Item, Job
+    from samsa.engine.pipeline import make_executor, run_items
+
+    executor = make_executor(Job(parser=parser, score=False), jobs=jobs, dask=dask)
+    try:
+        items = (Item("parse", s) for doc in documents for s in doc)
+        stream = run_items(items, executor, cache=cache, parser=parser, return_graphs=True, progress=progress)
+        for k, doc in enumerate(documents, 1):
+            graphs = [next(stream)[1].graph for _ in doc]
+            if any(g is None for g in graphs):
+                raise RuntimeError("a parse item came back without its graph")
+            yield join_passages(graphs, str(k))
+    finally:
+        executor.close()
