@@ -1,4 +1,4 @@
-"""Document-level SAMSA: the document battery on gold UCCA (``samsa.studies.documents``), and SWiPE's 966
+"""Document-level SAMSA: the document battery on gold UCCA (``lab.documents``), and SWiPE's 966
 English -> Simple English Wikipedia paragraph pairs scored from raw text.
 
     python benchmarks/documents.py                     # both parts: documents.json
@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _data import DATA, samsa_executable, write_json
 
-from samsa.studies.documents import OUTPUTS, gold_documents, score_battery
+from lab.documents import OUTPUTS, gold_documents, score_battery
 from samsa.ucca.graph import tokens
 from samsa.ucca.xml import list_passage_files, load_passage
 
@@ -100,9 +100,9 @@ def _checks(first: dict, runs: dict, parsers: list[str]) -> dict:
 
 def _one_sentence(graphs) -> dict:
     """Every sentence as a one-sentence document: its document-level SAMSA against its sentence-level SAMSA, for
-    each output of the sentence battery (``samsa.studies.validity``)."""
+    each output of the sentence battery (``lab.validity``)."""
+    from lab.validity import SEPARATOR, synthetic_outputs
     from samsa.scoring.metric import Samsa
-    from samsa.studies.validity import SEPARATOR, synthetic_outputs
 
     metric = Samsa(tokenizer="none", separator=SEPARATOR)
     graphs = list(graphs)

@@ -1,6 +1,6 @@
 """How parsed SAMSA should treat the parser's uncertainty about Scenes: four treatments side by side on the dev
-sets, in both directions (the validity battery, ``samsa.studies.validity``) and against human structural
-simplicity (``samsa.studies.agreement``).
+sets, in both directions (the validity battery, ``lab.validity``) and against human structural
+simplicity (``lab.agreement``).
 
     python benchmarks/parse_uncertainty.py [--pipeline fast] [--biases -1 0 1]
 
@@ -35,9 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _data import DATA, write_json
 
-from samsa.scoring.metric import Samsa
-from samsa.scoring.paper import paper_structure
-from samsa.studies.validity import (
+from lab.validity import (
     SEPARATOR,
     output_stats,
     over_split_excess,
@@ -45,6 +43,8 @@ from samsa.studies.validity import (
     split_sensitivity,
     synthetic_outputs,
 )
+from samsa.scoring.metric import Samsa
+from samsa.scoring.paper import paper_structure
 
 #: the Scene biases every sentence is decoded at
 GRID = tuple(x / 2 for x in range(-8, 15))  # -4, -3.5, ..., 7
@@ -195,7 +195,7 @@ def battery(gold: Sequence[Any], menus: Sequence[Sequence[Tree]], treatment: Tre
 
 
 def human(menus: Sequence[Sequence[Tree]], outputs: dict, ratings: dict, treatment: Treatment) -> float:
-    from samsa.studies.agreement import RatedOutput, agreement
+    from lab.agreement import RatedOutput, agreement
 
     metric = Samsa(tokenizer="none")
     items = []
@@ -223,8 +223,8 @@ def settings(biases: Sequence[float]) -> list[tuple[str, dict[str, float], Treat
 
 
 def main() -> None:
+    from lab.agreement import acl2018_items
     from samsa.registry import get_parser
-    from samsa.studies.agreement import acl2018_items
     from samsa.ucca.graph import tokens
     from samsa.ucca.xml import list_passage_files, load_passage
 

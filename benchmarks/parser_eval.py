@@ -14,7 +14,7 @@ and peak memory. Models with a guideline-style input parse EWT test as ``ewt``
 and Wiki/20K as ``wiki`` (the guidelines each corpus was annotated with). On 20K the ``ucca`` package's evaluator
 (``normalize=False``) is run on the same pairs when it is installed, and every
 count is compared. Each set is also decoded without the pipeline's Scene bias
-(``samsa.studies.scene_bias``; ``unbiased``: F1 and Scenes only, no timing), to show
+(``lab.scene_bias``; ``unbiased``: F1 and Scenes only, no timing), to show
 what the bias costs in F1 and adds in Scenes.
 """
 

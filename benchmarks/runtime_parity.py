@@ -39,7 +39,7 @@ class TorchNet:
         self.has_remote = model.remote is not None
 
     def encode(self, batch):
-        from samsa.parsers.builtin.model import to_torch
+        from lab.model import to_torch
 
         with self.torch.no_grad():
             return self.model.encode(to_torch(batch))
@@ -93,10 +93,10 @@ def compare(pipeline: str) -> dict[str, object]:
     """One pipeline's parity on each test set."""
     import torch
 
+    from lab.model import SpanModel
     from samsa.parsers.builtin import BuiltinParser
     from samsa.parsers.builtin.decode import decode_batch
     from samsa.parsers.builtin.features import STYLES, featurize
-    from samsa.parsers.builtin.model import SpanModel
     from samsa.ucca.evaluation import evaluate_corpus
     from samsa.ucca.graph import tokens
     from samsa.ucca.xml import list_passage_files, load_passage, to_standard_xml

@@ -1,7 +1,7 @@
-"""Validity of automatic SAMSA in both directions: the synthetic battery of ``samsa.studies.validity`` on gold
+"""Validity of automatic SAMSA in both directions: the synthetic battery of ``lab.validity`` on gold
 UCCA sets, scored on the manual annotation and on each pipeline's annotation of the same tokens (exact aligner,
 paper mode), and each pipeline's agreement with human structural simplicity on the ACL-2018 benchmark
-(``samsa.studies.agreement``).
+(``lab.agreement``).
 
     python benchmarks/validity.py                      # the three pipelines; Wiki and EWT dev, Wiki and 20K test
     python benchmarks/validity.py --gold wiki/dev --parser builtin --out validity_wiki_dev_fast.json
@@ -27,8 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _data import DATA, write_json
 
-from samsa.registry import get_parser
-from samsa.studies.validity import (
+from lab.validity import (
     OUTPUTS,
     battery_mad,
     battery_scores,
@@ -38,6 +37,7 @@ from samsa.studies.validity import (
     reversals,
     split_sensitivity,
 )
+from samsa.registry import get_parser
 from samsa.ucca.graph import tokens
 from samsa.ucca.xml import list_passage_files, load_passage
 
@@ -81,8 +81,8 @@ def one_set(gold_rel: str, parser: str, scene_bias: float | None = None) -> dict
 
 
 def human_agreement(parser: str, scene_bias: float | None = None, resamples: int = 1000) -> dict:
-    """The parser's SAMSA against the ACL-2018 structural-simplicity ratings (``samsa.studies.agreement``)."""
-    from samsa.studies.agreement import acl2018_items, agreement, human_items
+    """The parser's SAMSA against the ACL-2018 structural-simplicity ratings (``lab.agreement``)."""
+    from lab.agreement import acl2018_items, agreement, human_items
 
     sources, outputs, ratings = acl2018_items(DATA)
     graphs = get_parser(parser, **_options(parser, scene_bias, "wiki")).parse(sources)

@@ -7,6 +7,7 @@ temporary file and renamed, so a failure never leaves a half-written file.
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 import tempfile
@@ -27,6 +28,7 @@ __all__ = [
     "check_line_counts",
     "check_not_interrupted",
     "check_output_path",
+    "data_hash",
     "decode_lines",
     "in_place_target",
     "read_lines",
@@ -247,3 +249,12 @@ def atomic_open(path: str | PathLike[str]) -> Iterator[TextIO]:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def data_hash(files: Sequence[Path]) -> str:
+    """SHA-256 over file names and contents, in order: what names a model's or a corpus' exact files."""
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()

@@ -1,4 +1,4 @@
-"""Agreement with human structural simplicity (samsa.studies.agreement): the arithmetic on hand-computed cases,
+"""Agreement with human structural simplicity (lab.agreement): the arithmetic on hand-computed cases,
 the bootstrap over sources, and the released ACL-2018 benchmark as read from the shared data."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from samsa.studies.agreement import RatedOutput, agreement, pearson, spearman
+from lab.agreement import RatedOutput, agreement, pearson, spearman
 
 
 def test_pearson_and_spearman_by_hand():
@@ -59,7 +59,7 @@ def test_the_bootstrap_draws_sources_seeded_and_brackets_nothing_it_cannot():
 def test_the_released_benchmark(data_dir):
     pytest.importorskip("pandas")
     pytest.importorskip("odf")
-    from samsa.studies.agreement import acl2018_items
+    from lab.agreement import acl2018_items
 
     sources, outputs, ratings = acl2018_items(data_dir)
     assert len(sources) == 70 and len(outputs) == 28 and len(ratings) == 28 * 70

@@ -146,15 +146,25 @@ def test_modules_that_import_an_extra_are_left_out_of_the_doctest_run(pytestconf
 
     addopts = pytestconfig.getini("addopts")
     ignored = {a.removeprefix("--ignore=") for a in addopts if a.startswith("--ignore=")}
-    needing = {p.relative_to(ROOT).as_posix() for p in PACKAGE.rglob("*.py") if top_level_imports(p) & set(EXTRAS)}
-    assert (
-        needing
-        == ignored
-        == {
-            "samsa/parsers/train.py",
-            "samsa/parsers/train_start.py",
-            "samsa/parsers/builtin/model.py",
-            "samsa/parsers/builtin/encoder_torch.py",
-        }
-    )
-    assert "samsa" in pytestconfig.getini("testpaths") and "--doctest-modules" in addopts
+    collected = [p for folder in (PACKAGE, ROOT / "lab") for p in folder.rglob("*.py")]
+    needing = {p.relative_to(ROOT).as_posix() for p in collected if top_level_imports(p) & set(EXTRAS)}
+    assert needing == ignored == {"lab/train.py", "lab/train_start.py", "lab/model.py", "lab/encoder_torch.py"}
+    assert {"samsa", "lab"} <= set(pytestconfig.getini("testpaths")) and "--doctest-modules" in addopts
+
+
+def test_the_wheel_holds_what_users_run_and_not_the_lab():
+    """The installed package (setuptools' find of ``samsa*``) has no training, packing or study module that
+    chooses samsa's parts (they live in ``lab/``, run from a checkout), and nothing installed names the
+    developers' data folder (users have their own data root)."""
+    from setuptools import find_packages
+
+    packages = find_packages(str(ROOT), include=["samsa", "samsa.*"])
+    installed = sorted(module_name(p) for p in PACKAGE.rglob("*.py") if module_name(p).rpartition(".")[0] in packages
+                       or module_name(p) in packages)  # fmt: skip
+    assert "lab" not in find_packages(str(ROOT), include=["samsa", "samsa.*"])
+    lab_names = {"train", "train_start", "model", "encoder_torch", "pack", "annotations", "corpora", "scene_bias",
+                 "validity", "agreement", "documents"}  # fmt: skip
+    assert [m for m in installed if m.rpartition(".")[2] in lab_names and not m.startswith("samsa.engine")] == []
+    assert sorted(m.rpartition(".")[2] for m in installed if m.startswith("samsa.studies.")) == [
+        "compare", "correlation", "hsplit", "human", "reproduce"]  # fmt: skip
+    assert [m for m in installed if "../shared/data" in modules()[m].read_text(encoding="utf-8")] == []

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from lab.documents import OUTPUTS, aligned_average, gold_documents, passage_of, score_battery
 from samsa.cli import main
 from samsa.scoring.metric import Samsa
-from samsa.studies.documents import OUTPUTS, aligned_average, gold_documents, passage_of, score_battery
 from samsa.ucca.graph import join_passages, terminals, tokens
 from samsa.ucca.queries import scenes, unit_terminals
 from samsa.ucca.validate import check_passage

@@ -28,7 +28,7 @@ def test_numpy_runtime_equals_the_torch_network():
     """Same weights, same inputs: span log-probabilities and remote logits agree; sentences of different lengths
     in one padded batch (the backward LSTM must not read padding)."""
     torch = pytest.importorskip("torch")
-    from samsa.parsers.builtin.model import SpanModel, to_torch
+    from lab.model import SpanModel, to_torch
 
     torch.manual_seed(0)
     model = SpanModel(_vocab(), word_dim=8, tag_dim=4, hidden=6, mlp=5)
@@ -57,7 +57,7 @@ def test_numpy_runtime_equals_the_torch_network():
 def test_numpy_runtime_equals_the_torch_network_with_encoder_mix_and_style():
     """v3 inputs: a softmax mix of chosen encoder layers (trained to non-uniform weights) and a style embedding."""
     torch = pytest.importorskip("torch")
-    from samsa.parsers.builtin.model import SpanModel, to_torch
+    from lab.model import SpanModel, to_torch
 
     torch.manual_seed(1)
     model = SpanModel(_vocab(), word_dim=8, tag_dim=4, hidden=6, mlp=5, encoder_layers=[1, 3], encoder_dim=10,
@@ -120,7 +120,7 @@ def test_weights_file_round_trip_and_meta_update(tmp_path):
     rng = np.random.default_rng(1)
     vocab = _vocab()
     torch = pytest.importorskip("torch")
-    from samsa.parsers.builtin.model import SpanModel
+    from lab.model import SpanModel
 
     torch.manual_seed(1)
     model = SpanModel(vocab, word_dim=8, tag_dim=4, hidden=6, mlp=5)

@@ -8,8 +8,8 @@ pytest.importorskip("torch")
 
 
 def test_training_smoke_run_writes_loadable_npz_weights(tmp_path, data_dir):
+    from lab.train import main
     from samsa.parsers.builtin import BuiltinParser
-    from samsa.parsers.train import main
     from samsa.ucca.graph import tokens
 
     out = tmp_path / "tiny.npz"
@@ -29,8 +29,8 @@ def test_silver_passages_are_trained_on_without_changing_the_vocabulary(tmp_path
     weights file can start the run (--init) and the result is recorded."""
     from pathlib import Path
 
+    from lab.train import main
     from samsa.parsers.builtin import BuiltinParser
-    from samsa.parsers.train import main
 
     silver = Path(__file__).resolve().parents[1] / "fixtures" / "ucca"
     gold_only, both = tmp_path / "gold.npz", tmp_path / "silver.npz"
@@ -45,10 +45,10 @@ def test_silver_passages_are_trained_on_without_changing_the_vocabulary(tmp_path
 
 def test_training_with_encoder_and_styles_writes_v3_weights(tmp_path, data_dir):
     """The accurate pipeline's recipe on a handful of sentences: encoder features cached, v3 format, parses."""
+    from lab.train import main
     from samsa.errors import PluginUnavailable
     from samsa.parsers.builtin import BuiltinParser
     from samsa.parsers.builtin.encoder import find_model_dir
-    from samsa.parsers.train import main
     from samsa.ucca.graph import tokens
 
     try:
@@ -75,10 +75,10 @@ def test_training_with_encoder_and_styles_writes_v3_weights(tmp_path, data_dir):
 def test_training_with_the_mpnet_encoder_names_it_in_the_weights(tmp_path, data_dir):
     """The MPNet recipe on a handful of sentences: the file says which encoder it reads, and the parser computes
     only the layers it mixes, from the packages."""
+    from lab.train import main
     from samsa.errors import PluginUnavailable
     from samsa.parsers.builtin import BuiltinParser
     from samsa.parsers.builtin.mpnet import MPNet, find_mpnet
-    from samsa.parsers.train import main
     from samsa.ucca.graph import tokens
 
     try:
@@ -97,8 +97,8 @@ def test_training_with_the_mpnet_encoder_names_it_in_the_weights(tmp_path, data_
 
 
 def test_training_continues_from_a_weights_file(tmp_path, data_dir):
+    from lab.train import main
     from samsa.parsers.builtin import BuiltinParser
-    from samsa.parsers.train import main
 
     first, second = tmp_path / "a.npz", tmp_path / "b.npz"
     base = ["--data", str(data_dir), "--limit", "12", "--epochs", "1", "--threads", "1"]
@@ -114,9 +114,9 @@ def test_training_continues_from_a_weights_file(tmp_path, data_dir):
 def test_training_continues_the_numbering_of_a_file_saved_during_a_run(tmp_path, data_dir):
     """A file written during a run (its best epoch so far, before the run has ended) records no best epoch;
     a run continuing from it numbers its epochs after the file's last one, not after its count of epochs."""
+    from lab.train import main
     from samsa.parsers.builtin import BuiltinParser
     from samsa.parsers.builtin.runtime import update_meta
-    from samsa.parsers.train import main
 
     first, second, third = tmp_path / "a.npz", tmp_path / "b.npz", tmp_path / "c.npz"
     base = ["--data", str(data_dir), "--limit", "12", "--epochs", "1", "--threads", "1", "--hidden", "16"]
@@ -134,11 +134,11 @@ def test_a_style_input_added_to_a_trained_network_starts_it_where_it_was(tmp_pat
     embedding holds, for either style; the run records what it added, and the result parses with styles."""
     import numpy as np
 
+    from lab.train import main
+    from lab.train_start import add_style_input
     from samsa.parsers.builtin import BuiltinParser
     from samsa.parsers.builtin.features import featurize
     from samsa.parsers.builtin.runtime import NumpySpanNet, load_state
-    from samsa.parsers.train import main
-    from samsa.parsers.train_start import add_style_input
 
     plain = tmp_path / "plain.npz"
     base = ["--data", str(data_dir), "--limit", "12", "--epochs", "1", "--threads", "1", "--hidden", "16"]
@@ -168,8 +168,8 @@ def test_a_style_input_added_to_a_trained_network_starts_it_where_it_was(tmp_pat
 def test_scene_weights_mark_main_relations_and_the_scenes_that_hold_them(fixture_path):
     """``--scene-weight``: on "John got home and gave Mary a call ." the weighted spans are the first Scene
     (0-3) and its P "got" (1-2), and the second Scene, whose P is discontiguous (H/P over 4-8); nothing else."""
+    from lab.train import scene_weights
     from samsa.parsers.builtin.tree import graph_to_spans
-    from samsa.parsers.train import scene_weights
     from samsa.ucca.xml import load_passage
 
     words, spans = graph_to_spans(load_passage(fixture_path("ucca/paper/1_john_home_call.xml")))
@@ -185,12 +185,12 @@ def test_training_with_a_finetuned_encoder_writes_v4_weights_that_parse_as_train
     the training script computed (to float16 rounding), and a v4 file continues only a v4 run."""
     import numpy as np
 
+    from lab.encoder_torch import TorchMiniLM
+    from lab.train import finetuned_features, main, single_window
     from samsa.errors import PluginUnavailable
     from samsa.parsers.builtin import BuiltinParser
     from samsa.parsers.builtin.encoder import MiniLM, find_model_dir
-    from samsa.parsers.builtin.encoder_torch import TorchMiniLM
     from samsa.parsers.builtin.runtime import load_state, read_header
-    from samsa.parsers.train import finetuned_features, main, single_window
     from samsa.ucca.graph import tokens
 
     try:
@@ -233,11 +233,11 @@ def test_training_with_a_finetuned_encoder_writes_v4_weights_that_parse_as_train
 
 
 def test_cached_spacy_annotations_give_the_features_of_featurize_and_need_no_spacy(tmp_path, monkeypatch):
-    """Training reads spaCy's annotations from its cache (``parsers/annotations.py``): the same ids and
+    """Training reads spaCy's annotations from its cache (``lab/annotations.py``): the same ids and
     vectors as inference's ``featurize``, and on a machine without spaCy the cached file is used."""
     import numpy as np
 
-    import samsa.parsers.annotations as annotations
+    import lab.annotations as annotations
     from samsa.aligners.annotate import load_spacy
     from samsa.parsers.builtin import BuiltinParser
     from samsa.parsers.builtin.features import featurize
@@ -260,16 +260,16 @@ def test_cached_spacy_annotations_give_the_features_of_featurize_and_need_no_spa
 
 
 def test_a_packed_folder_trains_without_spacy_or_the_shared_data(tmp_path, data_dir, monkeypatch):
-    """``parsers/pack.py`` then ``samsa.parsers.train`` as on a GPU machine: corpora and encoder unpacked from the
+    """``lab/pack.py`` then ``lab.train`` as on a GPU machine: corpora and encoder unpacked from the
     folder, spaCy's annotations read from its cache with spaCy taken away, a v4 file written."""
     import tarfile
 
-    import samsa.parsers.annotations as annotations
+    import lab.annotations as annotations
+    from lab.pack import main as pack
+    from lab.train import main as train
     from samsa.errors import PluginUnavailable
     from samsa.parsers.builtin.encoder import find_model_dir
     from samsa.parsers.builtin.runtime import read_header
-    from samsa.parsers.pack import main as pack
-    from samsa.parsers.train import main as train
 
     try:
         find_model_dir()

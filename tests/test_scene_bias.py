@@ -1,11 +1,11 @@
-"""The Scene-bias choice (samsa.studies.scene_bias) on hand-made grids, its record on hand-computed battery
+"""The Scene-bias choice (lab.scene_bias) on hand-made grids, its record on hand-computed battery
 scores, and the shipped pipelines decoding with the bias their weights record."""
 
 from __future__ import annotations
 
 import pytest
 
-from samsa.studies.scene_bias import DEV_LIMITS, choose, floor_met, grid_row
+from lab.scene_bias import DEV_LIMITS, choose, floor_met, grid_row
 
 
 def row(bias: float, human: float | None = 0.3, **sets: tuple[float | None, float, float, int]) -> dict:

@@ -1,4 +1,4 @@
-"""The validity battery (samsa.studies.validity, benchmarks/validity.py): outputs and arithmetic, hand-computed."""
+"""The validity battery (lab.validity, benchmarks/validity.py): outputs and arithmetic, hand-computed."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from samsa.scoring.metric import Samsa
-from samsa.studies.validity import (
+from lab.validity import (
     OUTPUTS,
     SEPARATOR,
     WRONG_SPLITS,
@@ -22,6 +21,7 @@ from samsa.studies.validity import (
     split_sensitivity,
     synthetic_outputs,
 )
+from samsa.scoring.metric import Samsa
 from samsa.ucca.xml import load_passage
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""``samsa reproduce``: recompute published tables from ../shared/data (JSON + Markdown)."""
+"""``samsa reproduce``: recompute published tables from the releases under a data root (JSON + Markdown)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ Recompute a published evaluation table from the shared data.
 examples:
   samsa reproduce hsplit-bleu-table2 -f json -o table2.json
   samsa reproduce hsplit-table1
-  samsa reproduce samsa-human-tables --data ../shared/data
+  samsa reproduce samsa-human-tables --data ~/samsa-data
 """
 
 

@@ -14,7 +14,7 @@ else $SAMSA_DATA, else 'data = DIR' under [samsa] in the config file
 ($SAMSA_CONFIG, else ~/.config/samsa/config.ini). No data ships with samsa.
 
 example:
-  samsa test-sets --data ../shared/data
+  samsa test-sets --data ~/samsa-data
 """
 
 

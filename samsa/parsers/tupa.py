@@ -26,7 +26,7 @@ from pathlib import Path
 import networkx as nx
 
 from samsa.errors import InputError, InvalidGraphError, PluginUnavailable
-from samsa.parsers.corpora import data_hash
+from samsa.fileio import data_hash
 from samsa.ucca import graph as G
 from samsa.ucca.xml import read_standard, to_standard_xml
 from samsa.ucca.xmlsafe import Element, read_xml

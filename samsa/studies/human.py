@@ -30,8 +30,8 @@ __all__ = [
     "system_scores",
 ]
 
-#: acl2018 .ods system names -> output files, relative to the shared data root
-#: (../shared/data/README.md). "Identity" is the source itself.
+#: acl2018 .ods system names -> output files, relative to the data root
+#: (the layout of README's "Getting the data"). "Identity" is the source itself.
 ACL2018_SYSTEM_FILES = {
     "Identity": "turkcorpus/data/turkcorpus/test.8turkers.tok.norm",
     "Simple Wikipedia": "turkcorpus/data/turkcorpus/test.8turkers.tok.simp",

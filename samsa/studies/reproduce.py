@@ -1,4 +1,4 @@
-"""Reproductions of published evaluation tables from ../shared/data.
+"""Reproductions of published evaluation tables from the releases under a data root (README, "Getting the data").
 
 ``hsplit_bleu_table2``
     Sulem, Abend & Rappoport (EMNLP 2018), Table 2: system-level Spearman

@@ -1,4 +1,4 @@
-"""The ``builtin`` parser: a span-based UCCA parser trained by ``parsers/train.py``, CPU-only.
+"""The ``builtin`` parser: a span-based UCCA parser trained by ``lab/train.py``, CPU-only.
 
 Three pipelines (:data:`PIPELINES`), decoded one way (:data:`DECODING`, registry ``builtin.v5``): ``fast``
 (``weights/ucca-span-v2-scenes-w4.npz``), ``accurate`` (``weights/ucca-span-v3-minilm-l4-scenes.npz``,
@@ -101,7 +101,7 @@ class BuiltinParser:
             raise PluginUnavailable(f"{path}: cannot read parser weights ({e})") from None
         self.encoder_layers = [int(x) for x in self._config.get("encoder_layers", ())]
         # the Scene bias the weights file records (meta.decode), chosen on the dev sets by what SAMSA needs of a
-        # parse (samsa.studies.scene_bias); named in the signature
+        # parse (lab.scene_bias); named in the signature
         self.chosen_scene_bias = float(self.meta.get("decode", {}).get("scene_bias", 0.0))
         self.scene_bias = self.chosen_scene_bias if scene_bias is None else float(scene_bias)
         self.weights = path
@@ -185,7 +185,7 @@ class BuiltinParser:
         self, sentences: Sequence[str | Sequence[str]], biases: Sequence[float]
     ) -> list[list[nx.DiGraph]]:
         """The graphs :meth:`parse` gives at each Scene bias, the features computed once (choosing a bias on the
-        dev sets, ``samsa.studies.scene_bias``, decodes them at every bias of a grid)."""
+        dev sets, ``lab.scene_bias``, decodes them at every bias of a grid)."""
         from samsa.parsers.builtin.decode import decode_batch
         from samsa.parsers.builtin.features import featurize
 

@@ -145,7 +145,7 @@ def decode_batch(
     """Parse featurized sentences into graphs.
 
     ``scene_bias`` is added to the log-probability of every main-relation label
-    (P/S) before decoding: more Scenes for a positive value (``samsa.studies.scene_bias``).
+    (P/S) before decoding: more Scenes for a positive value (``lab.scene_bias``).
     ``steps``: the parser's decoding steps after the spans, in order: :func:`unnest_scenes`,
     :func:`~samsa.parsers.builtin.wellformed.one_main_relation` (one P/S per unit) and
     :func:`~samsa.parsers.builtin.wellformed.one_center` (one center per main relation); training scores its

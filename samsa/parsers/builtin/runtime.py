@@ -2,7 +2,7 @@
 
 The networks are tiny (about 3M parameters), so PyTorch would cost a multi-GB
 install and a second of import for nothing: this module computes the same
-functions as ``parsers/builtin/model.py``'s ``SpanModel`` in evaluation mode
+functions as ``lab/model.py``'s ``SpanModel`` in evaluation mode
 (``benchmarks/runtime_parity.py`` checks logits and decoded graphs against it).
 
 Weights live in one ``.npz`` file (no pickles: ``allow_pickle=False``): the

@@ -4,7 +4,7 @@ The parser reads spaCy's tag and dependency label of every token and, unless a
 model was trained without them, its ``tok2vec`` vector (``features.py``).
 Training computes them here once per corpus and keeps them in the feature-cache
 folder, so that later runs, and a machine without spaCy (a GPU machine the
-corpora and the cache were copied to, ``parsers/pack.py``), read them back.
+corpora and the cache were copied to, ``lab/pack.py``), read them back.
 Inference never uses this module: it annotates with ``features.featurize``.
 """
 
@@ -58,7 +58,7 @@ def annotate(sentences: Sequence[Sequence[str]], cache_dir: Path | None, *, vect
         if current is None or cached.model == current:
             return cached
     if current is None:
-        raise SystemExit(f"spaCy is not installed and no cached annotations were found ({path}); see parsers/pack.py")
+        raise SystemExit(f"spaCy is not installed and no cached annotations were found ({path}); see lab/pack.py")
     ann = _compute(sentences, vectors)
     if path:
         _write(path, ann)

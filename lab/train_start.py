@@ -1,7 +1,7 @@
 """What a training run starts from besides the corpora: a fine-tuned encoder's features, and the weights of an
 earlier network to continue from (its guideline-style input added at zero weights when asked).
 
-PyTorch is needed (the ``[train]`` extra), as for :mod:`samsa.parsers.train`.
+PyTorch is needed (the ``[train]`` extra), as for :mod:`lab.train`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from lab.model import SpanModel
 from samsa.parsers.builtin.features import Vocab
-from samsa.parsers.builtin.model import SpanModel
 
 __all__ = ["INPUT_PARAMETERS", "add_style_input", "continue_from", "finetuned_features", "single_window"]
 

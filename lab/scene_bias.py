@@ -1,16 +1,16 @@
 """Choose the built-in parser's Scene bias on the dev sets by what SAMSA needs of a parse, in both directions (the
-step after ``samsa.parsers.train``).
+step after ``lab.train``).
 
 Usage:
-    python -m samsa.studies.scene_bias --pipeline fast [--data ../shared/data] [--weights FILE]
+    python -m lab.scene_bias --pipeline fast [--data ../shared/data] [--weights FILE]
 
 A bias added to the log-probability of the main-relation labels (P/S) before decoding makes the parser find
 more Scenes. Too few Scenes make SAMSA score a correct split 0 (more output sentences than source Scenes); too
 many reward wrong splits (an output with more sentences than the source has Scenes escapes its 0) and lower
 every other score through the non-splitting penalty. For each bias of :data:`GRID` this decodes Wiki dev and
-EWT dev (EWT under its guidelines' style) and scores the validity battery (:mod:`samsa.studies.validity`) on
+EWT dev (EWT under its guidelines' style) and scores the validity battery (:mod:`lab.validity`) on
 the manual and on the parsed annotation, and decodes the ACL-2018 sources to score the rated outputs
-(:mod:`samsa.studies.agreement`). :func:`choose` then keeps, in this order: the biases with no reversal among
+(:mod:`lab.agreement`). :func:`choose` then keeps, in this order: the biases with no reversal among
 the battery's outputs and an over-split excess within :data:`DEV_LIMITS` on every set; of those, the ones whose
 agreement with human structural simplicity (outputs with more than one sentence) is at least the reference's
 (the weights decoded as before any Scene bias); of those, the one with the highest mean split sensitivity.
@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from samsa.studies.validity import (
+from lab.validity import (
     battery_mad,
     battery_scores,
     output_stats,
@@ -50,7 +50,7 @@ DEV_LIMITS: dict[str, dict[str, float]] = {
 
 
 def grid_row(bias: float, per_set: Mapping[str, Mapping[str, Any]], human: float | None = None) -> dict[str, Any]:
-    """One bias's record: per set (its :func:`~samsa.studies.validity.battery_scores`), split sensitivity,
+    """One bias's record: per set (its :func:`~lab.validity.battery_scores`), split sensitivity,
     over-split excess, reversals, the identity's and the battery's mean absolute difference, perfect splits
     scored 0; and the human agreement ``human``."""
     sets = {}
@@ -116,10 +116,10 @@ def floor_met(grid: Sequence[Mapping[str, Any]], chosen: float, human_floor: flo
 
 
 def main(argv: list[str] | None = None) -> int:
+    from lab.agreement import acl2018_items, agreement, human_items
+    from lab.corpora import data_hash
     from samsa.parsers.builtin import BuiltinParser
     from samsa.parsers.builtin.runtime import update_meta, weights_digest
-    from samsa.parsers.corpora import data_hash
-    from samsa.studies.agreement import acl2018_items, agreement, human_items
     from samsa.ucca.graph import tokens
     from samsa.ucca.xml import list_passage_files, load_passage
 
@@ -167,11 +167,11 @@ def main(argv: list[str] | None = None) -> int:
         "scene_bias": chosen,
         "chosen_by": "no reversal and the over-split excess within the limits on every dev set, then human "
                      "agreement at least the reference's, then the highest mean split sensitivity "
-                     "(samsa.studies.scene_bias)",
+                     "(lab.scene_bias)",
         "limits": DEV_LIMITS,
         "reference": {"weights": Path(ref).name, "sha256": weights_digest(ref), "human": round(floor, 4)},
         "human_floor_met": floor_met(grid, chosen, round(floor, 4)),
-        "command": "python -m samsa.studies.scene_bias " + " ".join(sys.argv[1:] if argv is None else argv),
+        "command": "python -m lab.scene_bias " + " ".join(sys.argv[1:] if argv is None else argv),
         "dev_sha256": data_hash([f for fs in files.values() for f in fs]),
         "grid": grid,
     })  # fmt: skip

@@ -1,7 +1,7 @@
 """Train the built-in UCCA parser (reproducible, CPU).
 
 Usage:
-    python -m samsa.parsers.train --data ../shared/data --out ucca-span.npz
+    python -m lab.train --data ../shared/data --out ucca-span.npz
 
 Training data: ``ucca/wiki/train`` + ``ucca/ewt/train`` (EWT's UCCA v2 labels
 harmonized: T -> D, Q -> E, first category of multi-category edges). The span
@@ -14,7 +14,7 @@ improvement); fixed seeds; ``--max-minutes`` is a safety cap
 only. The weights file records the command, the data hashes, the epochs and
 the dev scores. ``--finetune-encoder`` (v4) trains the encoder's transformer
 layers too (``encoder_torch.py``); ``--device cuda`` trains on a GPU, where a
-folder made by ``parsers/pack.py`` replaces spaCy and the shared data.
+folder made by ``lab/pack.py`` replaces spaCy and the shared data.
 ``--silver DIR`` adds machine-parsed passages (UCCA XML, for example ``samsa parse``'s
 output on raw text) to the training data, never to the vocabulary or the dev sets.
 """
@@ -34,16 +34,16 @@ import numpy as np
 import torch
 from torch import nn
 
-from samsa.parsers.annotations import Annotations, annotate, to_features
+from lab.annotations import Annotations, annotate, to_features
+from lab.corpora import DEV, TRAIN, data_hash, dev_limit, load, styles_of
+from lab.model import SpanModel, pair_tensors, to_torch
+from lab.train_start import continue_from, finetuned_features, single_window
 from samsa.parsers.builtin.decode import decode_batch
 from samsa.parsers.builtin.encoder import WordEncoder
 from samsa.parsers.builtin.features import NONE, PAD, STYLES, UNK, Vocab
-from samsa.parsers.builtin.model import SpanModel, pair_tensors, to_torch
 from samsa.parsers.builtin.remotes import gold_pairs
 from samsa.parsers.builtin.runtime import save_weights, update_meta
 from samsa.parsers.builtin.tree import graph_to_spans
-from samsa.parsers.corpora import DEV, TRAIN, data_hash, dev_limit, load, styles_of
-from samsa.parsers.train_start import continue_from, finetuned_features, single_window
 from samsa.ucca.evaluation import evaluate_corpus, scene_scores
 
 #: weights format by recipe: v2 spaCy features only; v3 + frozen encoder features and/or styles; v4 fine-tuned encoder
@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         from samsa.parsers.builtin.encoder import MiniLM
 
         if args.finetune_encoder:
-            from samsa.parsers.builtin.encoder_torch import TorchMiniLM
+            from lab.encoder_torch import TorchMiniLM
 
             encoder = MiniLM(depth=max(layers), precision="float16")
             finetune = TorchMiniLM.from_numpy(encoder)
@@ -355,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
 def save(model, vocab, args, train_files, dev_files, history, out: Path, fmt: str, init: dict | None,
          silver: int = 0) -> None:  # fmt: skip
     meta = {
-        "command": "python -m samsa.parsers.train " + " ".join(sys.argv[1:]),
+        "command": "python -m lab.train " + " ".join(sys.argv[1:]),
         "train_files": len(train_files),
         "silver_files": silver,
         "train_sha256": data_hash(train_files),

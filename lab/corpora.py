@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import networkx as nx
 
+from samsa.fileio import data_hash
 from samsa.ucca.xml import list_passage_files, load_passage
 
 __all__ = ["DEV", "TRAIN", "data_hash", "dev_limit", "load", "styles_of"]
 
-#: under the data root (``../shared/data``): Wiki and EWT, as in docs/parser.md
+#: under the data root: Wiki and EWT, as in docs/parser.md
 TRAIN = ("ucca/wiki/train", "ucca/ewt/train")
 DEV = ("ucca/wiki/dev", "ucca/ewt/dev")
-
-
-def data_hash(files: list[Path]) -> str:
-    """SHA-256 over file names and contents, recorded in the weights so a run names its exact data."""
-    h = hashlib.sha256()
-    for f in files:
-        h.update(f.name.encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()
 
 
 def load(dirs: list[Path], limit: int | None) -> tuple[list[Path], list[nx.DiGraph]]:

@@ -1,10 +1,10 @@
-"""Pack what ``samsa.parsers.train`` needs into one folder for a training machine without spaCy or the shared data.
+"""Pack what ``lab.train`` needs into one folder for a training machine without spaCy or the shared data.
 
 Usage:
-    python -m samsa.parsers.pack --data ../shared/data --out devstage [--vectors] [--encoder-depth 4]
+    python -m lab.pack --data ../shared/data --out devstage [--vectors] [--encoder-depth 4]
 
 Writes ``ucca.tar.xz`` (the training and dev corpora), ``cache/`` (spaCy's
-annotations of them, ``parsers/annotations.py``) and, with ``--encoder-depth``,
+annotations of them, ``lab/annotations.py``) and, with ``--encoder-depth``,
 ``encoder.tar.xz``: all-MiniLM-L6-v2's (``--encoder mpnet``: all-mpnet-base-v2's) config, vocabulary and a float16
 ``model.safetensors`` holding the embeddings and the first layers, the rows of
 word pieces the corpora never use set to zero. A v4 run (``--finetune-encoder``)
@@ -12,7 +12,7 @@ reads the package's weights rounded to float16 anyway, so it trains on that copy
 exactly as it would on the package. On the training machine:
 
     tar -xJf ucca.tar.xz -C data && tar -xJf encoder.tar.xz -C enc
-    SAMSA_ENCODER_DIR=enc python -m samsa.parsers.train --data data --feature-cache cache --no-vectors ...
+    SAMSA_ENCODER_DIR=enc python -m lab.train --data data --feature-cache cache --no-vectors ...
 
 (``SAMSA_MPNET_DIR=enc`` for MPNet, whose packed weights are exactly those it reads from the packages.)
 
@@ -32,9 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from samsa.parsers.annotations import annotate
+from lab.annotations import annotate
+from lab.corpora import DEV, TRAIN, dev_limit, load
 from samsa.parsers.builtin.tree import graph_to_spans
-from samsa.parsers.corpora import DEV, TRAIN, dev_limit, load
 
 
 def write_safetensors(path: Path, tensors: dict[str, np.ndarray]) -> None:
@@ -98,9 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--vectors", action="store_true", help="also cache spaCy's tok2vec vectors (large)")
     ap.add_argument("--encoder-depth", type=int, default=0, help="pack the encoder's first N layers (0: none)")
     ap.add_argument("--encoder", choices=("minilm", "mpnet"), default="minilm", help="which encoder to pack")
-    ap.add_argument(
-        "--limit", type=int, default=None, help="only what samsa.parsers.train --limit N reads (smoke tests)"
-    )
+    ap.add_argument("--limit", type=int, default=None, help="only what lab.train --limit N reads (smoke tests)")
     args = ap.parse_args(argv)
     data, out = Path(args.data), Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -113,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     with tarfile.open(out / "ucca.tar.xz", "w:xz") as tar:
         for d in (*TRAIN, *DEV):  # every folder, even one a smoke run reads nothing from
             tar.add(data / d, arcname=d, recursive=False)
-        for f in files:  # under the data root's layout (ucca/wiki/train/...), as samsa.parsers.train reads it
+        for f in files:  # under the data root's layout (ucca/wiki/train/...), as lab.train reads it
             tar.add(f, arcname=str(f.relative_to(data)))
     if args.encoder_depth:
         pack_encoder(out, tokens["train"] + tokens["dev"], args.encoder_depth, args.encoder)
