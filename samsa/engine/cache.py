@@ -6,7 +6,7 @@ is keyed by the parser's full cache key (signature, weights digest, spaCy model:
 ``BuiltinParser.cache_key``) and the exact input (the token list, or the raw
 string for a parser that tokenizes itself), and stores the graph as
 :func:`samsa.ucca.graph.to_json`, compressed, and beside it the graph's paper-mode
-scoring structure (:func:`samsa.scoring.paper.encode_structure`, tagged with
+scoring structure (:func:`samsa.engine.structures.encode_structure`, tagged with
 the version of the scene rules that derived it): a warm ``samsa score`` reads
 only the structure and never rebuilds a graph.
 

@@ -99,7 +99,7 @@ class Worker:
         are raw, or when their cached entry does not decode (``repaired``); every graph that did not come from
         the cache is validated; lenient mode drops an item that does not load or validate (``dropped``)."""
         from samsa.engine.cache import decode_graph
-        from samsa.scoring.paper import decode_structure
+        from samsa.engine.structures import decode_structure
         from samsa.ucca.validate import check_passage
         from samsa.ucca.xml import load_passage
 
@@ -142,7 +142,7 @@ class Worker:
         the cache), ``graphs`` (as graphs only: nobody caches them), ``parsed`` (encoded for the cache, with their
         paper-mode structures) or ``none``."""
         from samsa.engine.cache import encode_graph
-        from samsa.scoring.paper import encode_structure
+        from samsa.engine.structures import encode_structure
 
         got = self.load(items)
         keep = [k for k, d in enumerate(got.dropped) if d is None]

@@ -147,7 +147,7 @@ def run_items(
     documents, take smaller chunks). A run that only scores in paper mode reads
     and writes the structures the cache keeps beside its graphs.
     """
-    from samsa.scoring.paper import structure_version
+    from samsa.engine.structures import structure_version
 
     key = parser.cache_key() if cache is not None and parser is not None and hasattr(parser, "cache_key") else None
     job = getattr(executor, "job", None)

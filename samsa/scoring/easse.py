@@ -19,6 +19,8 @@ import networkx as nx
 
 from samsa.aligners.base import Aligner
 from samsa.errors import ScoringError
+from samsa.scoring.formula import samsa_from_scene_scores, scene_score
+from samsa.scoring.matching import match_scenes
 from samsa.scoring.result import SceneResult, SentenceResult, UnitCheck
 from samsa.ucca.queries import children as _all_children
 from samsa.ucca.queries import is_scene, scenes, unit_terminals
@@ -149,23 +151,14 @@ def score_easse(g: nx.DiGraph, sentences: Sequence[Sequence[str]], aligner: Alig
         return SentenceResult(0.0, 0.0, n_inp, n_out, (), compat="easse")
     pid = g.graph.get("passage_id")
     allow_multiple = n_inp > n_out
-    used: list[int] = []
-    aligned: list[list[tuple[str, str]]] = []
-    matched: list[int | None] = []
     scene_words = [easse_words(g, sc) for sc in scene_ids]
-    for words in scene_words:
-        best: list[tuple[str, str]] = []
-        best_j: int | None = None
-        for j, sent in enumerate(sentences):
-            if not allow_multiple and j in used:
-                continue
-            pairs = [(words[i], sent[k]) for i, k in aligner.align(words, sent)]
-            if len(pairs) > len(best):
-                best, best_j = pairs, j
-        aligned.append(best)
-        matched.append(best_j if best else None)
-        if best:
-            used.append(best_j)  # type: ignore[arg-type]
+    rules = {"exclusive": not allow_multiple, "take_unaligned": False, "distinct": False}
+    matches = match_scenes(scene_words, sentences, aligner, **rules)
+    matched = [j for j, _ in matches]
+    aligned = [
+        [(words[i], sentences[j][k]) for i, k in pairs] if j is not None else []
+        for words, (j, pairs) in zip(scene_words, matches, strict=True)
+    ]
     try:
         rel = _relation_centers(g, scene_ids)
         nodes = _participant_nodes(g, scene_ids)
@@ -175,14 +168,12 @@ def score_easse(g: nx.DiGraph, sentences: Sequence[Sequence[str]], aligner: Alig
             src = [a for a, _ in pairs]
             mr = UnitCheck((), (), tuple(rel[i]), _check(rel[i], src))
             parts = tuple(UnitCheck((), (), tuple(a), _check(a, src)) for a in par_centers[i])
-            sa = [p.score for p in parts] or [0.5]
-            v = 0.5 * mr.score + 0.5 * (1 / len(sa)) * sum(sa)
+            v = scene_score(mr.score, [p.score for p in parts])
             results.append(SceneResult(scene_ids[i], tuple(scene_words[i]), matched[i], len(pairs), mr, parts, v))
     except IndexError:
         raise ScoringError(
             f"passage {pid}: EASSE's SAMSA raises an index error on this graph (usually a scene whose "
             "main relation is only on a multi-category edge, e.g. A+P); use compat='paper'"
         ) from None
-    total = sum(r.score for r in results)
-    samsa = 100.0 * ((n_out / (n_inp**2)) * total)
-    return SentenceResult(samsa, 100.0 * (total / n_inp), n_inp, n_out, tuple(results), compat="easse")
+    samsa, abl = samsa_from_scene_scores([r.score for r in results], n_out)
+    return SentenceResult(samsa, abl, n_inp, n_out, tuple(results), compat="easse")

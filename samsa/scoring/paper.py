@@ -9,18 +9,15 @@ units score 0.5.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TypeAlias
 
 import networkx as nx
 
 from samsa.aligners.base import Aligner
 from samsa.scoring.formula import samsa_from_scene_scores, scene_score
+from samsa.scoring.matching import Match, match_scenes
 from samsa.scoring.result import SceneResult, SentenceResult, UnitCheck
 from samsa.ucca.graph import node_table
 from samsa.ucca.queries import main_relations, minimal_centers, participants, scenes, unit_terminals
@@ -28,11 +25,8 @@ from samsa.ucca.queries import main_relations, minimal_centers, participants, sc
 __all__ = [
     "PaperScene",
     "PaperStructure",
-    "decode_structure",
-    "encode_structure",
     "paper_structure",
     "score_paper",
-    "structure_version",
 ]
 
 
@@ -90,7 +84,7 @@ def paper_structure(g: nx.DiGraph) -> PaperStructure:
 
     It depends on the graph only, so scoring several systems against the same
     source computes it once (``score_paper(..., structure=)``), and the parse
-    cache keeps it (:func:`encode_structure`): a warm run scores without
+    cache keeps it (``samsa.engine.structures``): a warm run scores without
     rebuilding any graph.
     """
     nodes = node_table(g)
@@ -100,81 +94,6 @@ def paper_structure(g: nx.DiGraph) -> PaperStructure:
         out.append(PaperScene(sc, leaves, tuple(nodes[t]["text"] for t in leaves), _unit(g, main_relations(g, sc)),
                               tuple(_unit(g, [p]) for p in participants(g, sc))))  # fmt: skip
     return tuple(out)
-
-
-@lru_cache(maxsize=1)
-def structure_version() -> str:
-    """A digest of the code that derives a structure from a graph (this module, ``queries``, ``graph``).
-
-    Stored next to every cached structure: a samsa whose scene rules changed
-    recomputes the structure from the cached graph instead of trusting it.
-    """
-    import samsa.ucca.graph
-    import samsa.ucca.queries
-
-    h = hashlib.sha256()
-    for module in (samsa.ucca.graph.__file__, samsa.ucca.queries.__file__, __file__):
-        h.update(Path(module).read_bytes())
-    return "paper:" + h.hexdigest()[:24]
-
-
-def encode_structure(structure: Sequence[PaperScene], g: nx.DiGraph) -> str:
-    """A structure as compact JSON (the parse cache stores it beside the graph); :func:`decode_structure` inverts it.
-
-    Terminals are written with their positions in ``g`` so that decoding can
-    check them against the input tokens.
-    """
-
-    def unit(u: _Unit) -> list[object]:
-        terms = sorted(u.terminals, key=lambda t: g.nodes[t]["position"])
-        return [list(u.units), list(u.centers), terms, list(u.words)]
-
-    def rows(st: Sequence[PaperScene]) -> list[object]:
-        return [[sc.scene, [[t, g.nodes[t]["position"]] for t in sc.leaves], list(sc.words), unit(sc.main_relation),
-                 [unit(p) for p in sc.participants]] for sc in st]  # fmt: skip
-
-    doc = {"v": structure_version(), "scenes": rows(structure)}
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
-
-
-def decode_structure(text: str | bytes, sentence: str | Sequence[str]) -> PaperStructure | None:
-    """The structure in ``text``, or None when it does not decode, comes from other scene rules
-    (:func:`structure_version`), or names words that are not ``sentence``'s tokens at their positions."""
-    try:
-        doc = json.loads(text)
-        if doc["v"] != structure_version():
-            return None
-        tokens = None if isinstance(sentence, str) else list(sentence)
-        return _decode_scenes(doc["scenes"], tokens)
-    except (ValueError, TypeError, KeyError):
-        return None
-
-
-def _decode_scenes(rows: list[Any], tokens: list[str] | None) -> PaperStructure:
-    """Scenes written by :func:`encode_structure`; ``ValueError`` where a leaf is not the token at its position."""
-    out = []
-    for scene, leaves, words, mr, parts in rows:
-        if len(leaves) != len(words) or (tokens is not None and not _at_positions(leaves, words, tokens)):
-            raise ValueError("a scene's leaves are not the input's tokens")
-        leaf_ids = tuple(str(t) for t, _ in leaves)
-        out.append(PaperScene(str(scene), leaf_ids, tuple(map(str, words)), _decode_unit(mr),
-                              tuple(_decode_unit(p) for p in parts)))  # fmt: skip
-    return tuple(out)
-
-
-def _at_positions(leaves: list[list[object]], words: list[str], tokens: list[str]) -> bool:
-    """Each leaf's word is the input token at the leaf's (1-based) position."""
-    for (_, pos), w in zip(leaves, words, strict=True):
-        if not isinstance(pos, int) or not 0 < pos <= len(tokens) or tokens[pos - 1] != w:
-            return False
-    return True
-
-
-def _decode_unit(row: list[list[str]]) -> _Unit:
-    units, centers, terms, words = row
-    if len(terms) != len(words):
-        raise ValueError("a unit's terminals and words differ in number")
-    return _Unit(tuple(map(str, units)), tuple(map(str, centers)), frozenset(map(str, terms)), tuple(map(str, words)))
 
 
 def score_paper(
@@ -201,26 +120,16 @@ def score_paper(
         if g is None:
             raise ValueError("score_paper needs a graph or its structure")
         structure = paper_structure(g)
-    info = structure
-    n_inp, n_out = len(info), len(sentences)
-    one_to_one = n_inp == n_out
-    skip_matching = n_out > n_inp  # case 2 of section 4.1: the score is 0 anyway
-    used: set[int] = set()
+    n_inp, n_out = len(structure), len(sentences)
+    if n_out > n_inp:  # case 2 of section 4.1: the score is 0 anyway, nothing is matched
+        matches: list[Match] = [(None, [])] * n_inp
+    else:
+        rules = {"exclusive": n_inp == n_out, "take_unaligned": True, "distinct": True}
+        matches = match_scenes([sc.words for sc in structure], sentences, aligner, **rules)
     results = []
-    for scene in info:
+    for scene, (best_j, pairs) in zip(structure, matches, strict=True):
         sc, leaves, leaf_words = scene.scene, scene.leaves, list(scene.words)
-        best_j: int | None = None
-        best: set[str] = set()
-        if not skip_matching:
-            best_n = -1
-            for j, sent in enumerate(sentences):
-                if one_to_one and j in used:
-                    continue
-                aligned = {leaves[i] for i, _ in aligner.align(leaf_words, sent)}
-                if len(aligned) > best_n:  # strict: ties go to the earliest sentence
-                    best_n, best_j, best = len(aligned), j, aligned
-            if one_to_one and best_j is not None:
-                used.add(best_j)
+        best = {leaves[i] for i, _ in pairs}
         mr = scene.main_relation.check(best)
         parts = tuple(p.check(best) for p in scene.participants)
         results.append(

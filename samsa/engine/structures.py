@@ -1,0 +1,94 @@
+"""The paper-mode scoring structure (``samsa.scoring.paper.paper_structure``) as the parse cache stores it:
+compact JSON beside each cached graph, tagged with a digest of the code that derives it, so that a warm run
+scores without rebuilding any graph and a samsa whose Scene rules changed derives the structure again."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from samsa.scoring.paper import PaperScene, PaperStructure, _Unit
+
+__all__ = ["decode_structure", "encode_structure", "structure_version"]
+
+
+@lru_cache(maxsize=1)
+def structure_version() -> str:
+    """A digest of the code that derives a structure from a graph (``samsa.scoring.paper``, ``queries``, ``graph``).
+
+    Stored next to every cached structure: a samsa whose scene rules changed
+    recomputes the structure from the cached graph instead of trusting it.
+    """
+    import samsa.scoring.paper
+    import samsa.ucca.graph
+    import samsa.ucca.queries
+
+    h = hashlib.sha256()
+    for module in (samsa.ucca.graph.__file__, samsa.ucca.queries.__file__, samsa.scoring.paper.__file__):
+        h.update(Path(module).read_bytes())
+    return "paper:" + h.hexdigest()[:24]
+
+
+def encode_structure(structure: Sequence[PaperScene], g: nx.DiGraph) -> str:
+    """A structure as compact JSON (the parse cache stores it beside the graph); :func:`decode_structure` inverts it.
+
+    Terminals are written with their positions in ``g`` so that decoding can
+    check them against the input tokens.
+    """
+
+    def unit(u: _Unit) -> list[object]:
+        terms = sorted(u.terminals, key=lambda t: g.nodes[t]["position"])
+        return [list(u.units), list(u.centers), terms, list(u.words)]
+
+    def rows(st: Sequence[PaperScene]) -> list[object]:
+        return [[sc.scene, [[t, g.nodes[t]["position"]] for t in sc.leaves], list(sc.words), unit(sc.main_relation),
+                 [unit(p) for p in sc.participants]] for sc in st]  # fmt: skip
+
+    doc = {"v": structure_version(), "scenes": rows(structure)}
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+
+
+def decode_structure(text: str | bytes, sentence: str | Sequence[str]) -> PaperStructure | None:
+    """The structure in ``text``, or None when it does not decode, comes from other scene rules
+    (:func:`structure_version`), or names words that are not ``sentence``'s tokens at their positions."""
+    try:
+        doc = json.loads(text)
+        if doc["v"] != structure_version():
+            return None
+        tokens = None if isinstance(sentence, str) else list(sentence)
+        return _decode_scenes(doc["scenes"], tokens)
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def _decode_scenes(rows: list[Any], tokens: list[str] | None) -> PaperStructure:
+    """Scenes written by :func:`encode_structure`; ``ValueError`` where a leaf is not the token at its position."""
+    out = []
+    for scene, leaves, words, mr, parts in rows:
+        if len(leaves) != len(words) or (tokens is not None and not _at_positions(leaves, words, tokens)):
+            raise ValueError("a scene's leaves are not the input's tokens")
+        leaf_ids = tuple(str(t) for t, _ in leaves)
+        out.append(PaperScene(str(scene), leaf_ids, tuple(map(str, words)), _decode_unit(mr),
+                              tuple(_decode_unit(p) for p in parts)))  # fmt: skip
+    return tuple(out)
+
+
+def _at_positions(leaves: list[list[object]], words: list[str], tokens: list[str]) -> bool:
+    """Each leaf's word is the input token at the leaf's (1-based) position."""
+    for (_, pos), w in zip(leaves, words, strict=True):
+        if not isinstance(pos, int) or not 0 < pos <= len(tokens) or tokens[pos - 1] != w:
+            return False
+    return True
+
+
+def _decode_unit(row: list[list[str]]) -> _Unit:
+    units, centers, terms, words = row
+    if len(terms) != len(words):
+        raise ValueError("a unit's terminals and words differ in number")
+    return _Unit(tuple(map(str, units)), tuple(map(str, centers)), frozenset(map(str, terms)), tuple(map(str, words)))
