@@ -1,4 +1,4 @@
-"""Where benchmarks find ../shared/data (override with SAMSA_SHARED_DATA)."""
+"""Where benchmarks find ../shared/data (``$SAMSA_DATA`` overrides)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import shutil
 import sys
 from pathlib import Path
 
-DATA = Path(os.environ.get("SAMSA_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
+DATA = Path(os.environ.get("SAMSA_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data")
 RESULTS = Path(__file__).resolve().parent / "results"
 ROOT = Path(__file__).resolve().parents[1]
 

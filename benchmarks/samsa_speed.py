@@ -34,7 +34,7 @@ from samsa.cli import main
 from samsa.ucca.queries import scenes, unit_terminals
 from samsa.ucca.xml import list_passage_files, load_passage
 
-DATA = Path(os.environ.get("SAMSA_SHARED_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
+DATA = Path(os.environ.get("SAMSA_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data")
 
 
 def split_output(path: Path) -> str:

@@ -10,6 +10,7 @@ import errno
 import hashlib
 import os
 import stat
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator, Sequence
@@ -23,6 +24,7 @@ from samsa.errors import InputError, OutputError
 __all__ = [
     "DEFAULT_MAX_TOKENS",
     "INTERRUPTED",
+    "STDOUT",
     "atomic_open",
     "atomic_write_text",
     "check_line_counts",
@@ -37,6 +39,8 @@ __all__ = [
 #: Longest line (in whitespace tokens) accepted by default; longer lines are
 #: almost always a broken file (a missing newline) and would make the aligner quadratic.
 DEFAULT_MAX_TOKENS = 1000
+#: the name of standard output in every output option (``-o -``, ``--per-sentence -``)
+STDOUT = "-"
 
 #: Set by the ``samsa`` command's Ctrl-C handler (:func:`samsa.cli.main`) for the run in progress. Python
 #: raises KeyboardInterrupt where the signal lands, except inside a finalizer (a ``__del__``, an unfinished
@@ -132,6 +136,8 @@ def check_output_path(
     none of them, nor a hard link to one (same device and inode). ``directory``:
     the target is an output directory (created if missing) rather than a file.
     """
+    if str(target) == STDOUT and not directory:  # standard output: nothing to protect or check
+        return Path(STDOUT)
     out = Path(target)
     try:
         st = out.stat()
@@ -224,8 +230,14 @@ def atomic_open(path: str | PathLike[str]) -> Iterator[TextIO]:
     keeps the mode of the file it replaces (a new file gets the umask's default). A write error
     (a full disk, a file-size limit) becomes an :class:`OutputError` naming the target. A symbolic
     link is followed (the file it points to is replaced, the link stays); a FIFO or a character
-    device is written in place, never replaced (:func:`in_place_target`).
+    device is written in place, never replaced (:func:`in_place_target`). ``-`` is standard output, as
+    everywhere in samsa's options.
     """
+    if str(path) == STDOUT:
+        sys.stdout.flush()
+        yield sys.stdout
+        sys.stdout.flush()
+        return
     if in_place_target(path):
         with _open_in_place(Path(path)) as fh:
             yield fh

@@ -5,7 +5,7 @@ a list of file names under a *data root*, a directory laid out as the shared dat
 (``easse/test_sets/...``). The root comes from, in order: an explicit ``data=`` /
 ``--data DIR``; ``$SAMSA_DATA``; ``data = DIR`` in the ``[samsa]`` section of the config
 file (``$SAMSA_CONFIG``, else ``$XDG_CONFIG_HOME/samsa/config.ini``, else
-``~/.config/samsa/config.ini``); ``$SAMSA_SHARED_DATA`` (the older name). The error for
+``~/.config/samsa/config.ini``). The error for
 a missing root or file names what was looked for and which setting pointed there.
 
 The loaders keep EASSE's names and layout: ``get_orig_sents(name)`` is a list of
@@ -160,18 +160,14 @@ def _from_config() -> DataRoot | None:
 
 
 def data_root(data: str | PathLike[str] | None = None) -> DataRoot:
-    """Where the corpora are: ``data``, else ``$SAMSA_DATA``, the config file, ``$SAMSA_SHARED_DATA``."""
+    """Where the corpora are: ``data``, else ``$SAMSA_DATA``, else the config file."""
     root: DataRoot | None
     if data is not None:
         root = DataRoot(Path(data), "--data")
     elif os.environ.get("SAMSA_DATA"):
         root = DataRoot(Path(os.environ["SAMSA_DATA"]), "$SAMSA_DATA")
     else:
-        root = _from_config() or (
-            DataRoot(Path(os.environ["SAMSA_SHARED_DATA"]), "$SAMSA_SHARED_DATA")
-            if os.environ.get("SAMSA_SHARED_DATA")
-            else None
-        )
+        root = _from_config()
     if root is None:
         raise ConfigError(f"no data root: pass --data DIR, set SAMSA_DATA, or write 'data = DIR' under [samsa] in "
                           f"{_config_file()}")  # fmt: skip

@@ -22,8 +22,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def shared_data() -> Path:
-    """``$SAMSA_SHARED_DATA`` (or ``$SAMSA_DATA``) if set, else ``../shared/data`` beside the project."""
-    return Path(os.environ.get("SAMSA_SHARED_DATA") or os.environ.get("SAMSA_DATA") or ROOT.parent / "shared" / "data")
+    """``$SAMSA_DATA`` if set, else ``../shared/data`` beside the project."""
+    return Path(os.environ.get("SAMSA_DATA") or ROOT.parent / "shared" / "data")
 
 
 @pytest.fixture
@@ -35,7 +35,7 @@ def fixture_path():
 def data_dir() -> Path:
     d = shared_data()
     if not d.is_dir():
-        pytest.skip(f"shared data not found at {d} (set SAMSA_SHARED_DATA)")
+        pytest.skip(f"shared data not found at {d} (set SAMSA_DATA)")
     return d
 
 

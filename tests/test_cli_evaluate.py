@@ -162,7 +162,6 @@ def test_test_set_by_name_from_any_directory(data_dir, tmp_path, monkeypatch, ca
 
 def test_missing_data_root_is_one_line_naming_the_setting(files, tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("SAMSA_DATA", raising=False)
-    monkeypatch.delenv("SAMSA_SHARED_DATA", raising=False)
     monkeypatch.setenv("SAMSA_CONFIG", str(tmp_path / "none.ini"))
     assert main(["evaluate", "-t", "hsplit", "-i", str(files["sys"])]) == 1
     err = capsys.readouterr().err

@@ -140,6 +140,24 @@ def test_one_vocabulary(tmp_path, fixture_path):
     assert build_parser().parse_args(["test-sets", "--json"]).format == "json"
 
 
+def test_dash_is_standard_output_for_every_output_option(tmp_path, fixture_path, monkeypatch):
+    """``-o -``, ``--per-sentence -``: standard output, as ``-`` is standard input for the inputs; no file named
+    ``-`` appears."""
+    monkeypatch.chdir(tmp_path)
+    ucca, outputs = str(fixture_path("ucca/paper")), str(fixture_path("paper_outputs.txt"))
+    r = samsa("score", "--ucca", ucca, outputs, "--per-sentence", "-", "-f", "json", "-o", "-")
+    assert r.returncode == 0
+    rows = [line for line in r.stdout.decode().splitlines() if line.startswith('{"line"')]
+    assert [json.loads(x)["line"] for x in rows] == [1, 2]
+    assert json.loads(r.stdout.decode()[r.stdout.decode().index("{\n") :])["samsa"] == 75.0
+    r = samsa("report", "--ucca", ucca, outputs, "-o", "-", "--bootstrap", "10")
+    assert r.returncode == 0 and r.stdout.decode().startswith("<!DOCTYPE html>")
+    assert r.stderr.decode().startswith("wrote the report to standard output")
+    r = samsa("extract-text", "-i", ucca, "-o", "-")
+    assert r.returncode == 0 and r.stdout.decode().startswith("John got home")
+    assert not (tmp_path / "-").exists()
+
+
 def test_easse_module_paths():
     import importlib
 

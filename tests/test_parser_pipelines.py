@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from samsa.errors import PluginUnavailable, SamsaError
+from samsa.errors import ConfigError, PluginUnavailable
 from samsa.parsers.builtin.decode import unnest_scenes
 from samsa.parsers.builtin.tree import Span
 from samsa.registry import available, get_parser, resolve
@@ -40,11 +40,11 @@ def test_weights_of_ones_own_are_named_by_their_file():
 
 
 def test_unknown_pipeline_and_style_are_explained():
-    with pytest.raises(SamsaError, match=r"pipeline 'huge'.*fast, accurate"):
+    with pytest.raises(ConfigError, match=r"pipeline 'huge'.*fast, accurate"):
         get_parser("builtin:huge")
-    with pytest.raises(PluginUnavailable, match="style 'v9'"):
+    with pytest.raises(ConfigError, match="style 'v9'"):
         get_parser("builtin", style="v9")
-    with pytest.raises(PluginUnavailable, match=r"backend 'mkl'; choose from numpy, blis"):
+    with pytest.raises(ConfigError, match=r"backend 'mkl'; choose from numpy, blis"):
         get_parser("builtin", gemm="mkl")
 
 

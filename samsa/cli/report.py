@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +85,7 @@ def _corpus(args: argparse.Namespace) -> tuple[str, list[str], list[list[str]] |
 
 def run(args: argparse.Namespace) -> int:
     from samsa.engine.pipeline import parse_corpus, progress_bar, worker_count
-    from samsa.fileio import atomic_write_text, check_output_path
+    from samsa.fileio import check_output_path
     from samsa.registry import get_parser
     from samsa.report import build_report, render_html
     from samsa.scoring.metric import Samsa
@@ -131,9 +132,7 @@ def run(args: argparse.Namespace) -> int:
     with progress_bar(len(graphs), "report", args.quiet) as bar:
         data = build_report(graphs, sources, systems, metric=metric, refs=refs, resamples=args.bootstrap,
                             seed=args.seed, info=info, progress=bar.update)  # fmt: skip
-    atomic_write_text(args.output, render_html(data))
-    size = Path(args.output).stat().st_size
-    print(f"wrote {args.output} ({size / 1e6:.2f} MB, {len(graphs)} sentences, {len(systems)} system(s))")
+    _write(args.output, render_html(data), f"{len(graphs)} sentences, {len(systems)} system(s)")
     return 0
 
 
@@ -143,7 +142,6 @@ def _documents_report(
     """``samsa report --documents``: each source line (or document of --ucca DIR) one passage of its sentences."""
     from samsa.engine.documents import document_files, document_sentences, load_documents, parse_documents
     from samsa.engine.pipeline import progress_bar, worker_count
-    from samsa.fileio import atomic_write_text
     from samsa.registry import get_parser
     from samsa.report import build_report, render_html
     from samsa.scoring.metric import Samsa
@@ -187,10 +185,19 @@ def _documents_report(
     with progress_bar(len(graphs), "report", args.quiet) as bar:
         data = build_report(graphs, sources, systems, metric=metric, refs=refs, resamples=args.bootstrap,
                             seed=args.seed, info=info, progress=bar.update, documents=True)  # fmt: skip
-    atomic_write_text(args.output, render_html(data))
-    size = Path(args.output).stat().st_size
-    print(f"wrote {args.output} ({size / 1e6:.2f} MB, {len(graphs)} documents, {len(systems)} system(s))")
+    _write(args.output, render_html(data), f"{len(graphs)} documents, {len(systems)} system(s)")
     return 0
+
+
+def _write(target: str, html: str, what: str) -> None:
+    """The page, to ``target`` (``-``: standard output, the note then on standard error)."""
+    from samsa.fileio import STDOUT, atomic_write_text
+
+    atomic_write_text(target, html)
+    if target == STDOUT:
+        print(f"wrote the report to standard output ({what})", file=sys.stderr)
+        return
+    print(f"wrote {target} ({Path(target).stat().st_size / 1e6:.2f} MB, {what})")
 
 
 def _ref_counts(refs: list[list[str]] | None) -> str:

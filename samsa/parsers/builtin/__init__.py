@@ -20,7 +20,7 @@ from typing import Any
 
 import networkx as nx
 
-from samsa.errors import PluginUnavailable
+from samsa.errors import ConfigError, PluginUnavailable
 from samsa.ucca.graph import new_passage
 
 __all__ = [
@@ -82,11 +82,11 @@ class BuiltinParser:
         from samsa.parsers.builtin.runtime import read_header
 
         if pipeline is not None and pipeline not in PIPELINES:
-            raise PluginUnavailable(f"unknown parser pipeline {pipeline!r}; choose from {', '.join(PIPELINES)}")
+            raise ConfigError(f"unknown parser pipeline {pipeline!r}; choose from {', '.join(PIPELINES)}")
         if style not in STYLES:
-            raise PluginUnavailable(f"unknown annotation style {style!r}; choose from {', '.join(STYLES)}")
+            raise ConfigError(f"unknown annotation style {style!r}; choose from {', '.join(STYLES)}")
         if gemm not in GEMM_BACKENDS:
-            raise PluginUnavailable(f"unknown matrix-product backend {gemm!r}; choose from {', '.join(GEMM_BACKENDS)}")
+            raise ConfigError(f"unknown matrix-product backend {gemm!r}; choose from {', '.join(GEMM_BACKENDS)}")
         if pipeline is None and not weights:
             pipeline = DEFAULT_PIPELINE
         self.pipeline = pipeline  # None: weights of the caller's own, named by their file in the signature
