@@ -98,17 +98,26 @@ def _compute(sentences: Sequence[Sequence[str]], vectors: bool) -> Annotations:
             vecs.append(doc_vectors(doc))
         if (k + 1) % 2000 == 0:
             print(f"spaCy annotations {k + 1}/{len(sentences)}", file=sys.stderr, flush=True)
-    return Annotations(tags, deps, vecs if vectors else None, tables[0], tables[1], spacy_model_id(),
-                       len(tag_labels), len(dep_labels))  # fmt: skip
+    return Annotations(
+        tags, deps, vecs if vectors else None, tables[0], tables[1], spacy_model_id(), len(tag_labels), len(dep_labels)
+    )
 
 
 def _write(path: Path, ann: Annotations) -> None:
-    arrays = {"tags": np.concatenate(ann.tags), "deps": np.concatenate(ann.deps),
-              "lengths": np.array([len(t) for t in ann.tags], dtype=np.int64)}  # fmt: skip
+    arrays = {
+        "tags": np.concatenate(ann.tags),
+        "deps": np.concatenate(ann.deps),
+        "lengths": np.array([len(t) for t in ann.tags], dtype=np.int64),
+    }
     if ann.vectors is not None:
         arrays["vectors"] = np.concatenate(ann.vectors)
-    header = {"tag_labels": ann.tag_labels, "dep_labels": ann.dep_labels, "model": ann.model,
-              "pipeline_tags": ann.pipeline_tags, "pipeline_deps": ann.pipeline_deps}  # fmt: skip
+    header = {
+        "tag_labels": ann.tag_labels,
+        "dep_labels": ann.dep_labels,
+        "model": ann.model,
+        "pipeline_tags": ann.pipeline_tags,
+        "pipeline_deps": ann.pipeline_deps,
+    }
     arrays["header"] = np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
@@ -124,8 +133,16 @@ def _read(path: Path, n: int, vectors: bool) -> Annotations:
             raise SystemExit(f"{path}: cached annotations of {len(z['lengths'])} sentences, expected {n}")
         tags, deps = np.split(z["tags"], cuts), np.split(z["deps"], cuts)
         vecs = np.split(z["vectors"], cuts) if vectors else None
-    return Annotations(tags, deps, vecs, header["tag_labels"], header["dep_labels"], header["model"],
-                       header["pipeline_tags"], header["pipeline_deps"])  # fmt: skip
+    return Annotations(
+        tags,
+        deps,
+        vecs,
+        header["tag_labels"],
+        header["dep_labels"],
+        header["model"],
+        header["pipeline_tags"],
+        header["pipeline_deps"],
+    )
 
 
 def to_features(vocab: Vocab, sentences: Sequence[Sequence[str]], ann: Annotations) -> list[Featurized]:
@@ -136,6 +153,12 @@ def to_features(vocab: Vocab, sentences: Sequence[Sequence[str]], ann: Annotatio
     out = []
     for k, words in enumerate(sentences):
         vec = ann.vectors[k] if ann.vectors is not None else np.zeros((len(words), 0), dtype=np.float32)
-        out.append(Featurized(np.array([vocab.word_id.get(w.lower(), unk) for w in words], dtype=np.int64),
-                              tag_map[ann.tags[k]], dep_map[ann.deps[k]], vec))  # fmt: skip
+        out.append(
+            Featurized(
+                np.array([vocab.word_id.get(w.lower(), unk) for w in words], dtype=np.int64),
+                tag_map[ann.tags[k]],
+                dep_map[ann.deps[k]],
+                vec,
+            )
+        )
     return out

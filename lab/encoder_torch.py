@@ -24,14 +24,30 @@ from torch import nn
 __all__ = ["TorchMiniLM"]
 
 _LAYER_TENSORS = (
-    "attention.self.query.weight", "attention.self.query.bias", "attention.self.key.weight",
-    "attention.self.key.bias", "attention.self.value.weight", "attention.self.value.bias",
-    "attention.output.dense.weight", "attention.output.dense.bias", "attention.output.LayerNorm.weight",
-    "attention.output.LayerNorm.bias", "intermediate.dense.weight", "intermediate.dense.bias",
-    "output.dense.weight", "output.dense.bias", "output.LayerNorm.weight", "output.LayerNorm.bias",
-)  # fmt: skip
-_EMBEDDINGS = ("word_embeddings.weight", "position_embeddings.weight", "token_type_embeddings.weight",
-               "LayerNorm.weight", "LayerNorm.bias")  # fmt: skip
+    "attention.self.query.weight",
+    "attention.self.query.bias",
+    "attention.self.key.weight",
+    "attention.self.key.bias",
+    "attention.self.value.weight",
+    "attention.self.value.bias",
+    "attention.output.dense.weight",
+    "attention.output.dense.bias",
+    "attention.output.LayerNorm.weight",
+    "attention.output.LayerNorm.bias",
+    "intermediate.dense.weight",
+    "intermediate.dense.bias",
+    "output.dense.weight",
+    "output.dense.bias",
+    "output.LayerNorm.weight",
+    "output.LayerNorm.bias",
+)
+_EMBEDDINGS = (
+    "word_embeddings.weight",
+    "position_embeddings.weight",
+    "token_type_embeddings.weight",
+    "LayerNorm.weight",
+    "LayerNorm.bias",
+)
 
 
 class TorchMiniLM(nn.Module):
@@ -48,14 +64,16 @@ class TorchMiniLM(nn.Module):
         super().__init__()
         self.depth, self.heads, self.eps, self.marks = depth, heads, eps, marks
         for name in _EMBEDDINGS:
-            self.register_buffer("emb_" + name.replace(".", "_"), torch.tensor(weights["embeddings." + name]),
-                                 persistent=False)  # fmt: skip
+            self.register_buffer(
+                "emb_" + name.replace(".", "_"), torch.tensor(weights["embeddings." + name]), persistent=False
+            )
         self.layer = nn.ModuleList()
         for k in range(depth):
             holder = nn.Module()
             for name in _LAYER_TENSORS:
-                holder.register_parameter(name.replace(".", "_"),
-                                          nn.Parameter(torch.tensor(weights[f"encoder.layer.{k}.{name}"])))  # fmt: skip
+                holder.register_parameter(
+                    name.replace(".", "_"), nn.Parameter(torch.tensor(weights[f"encoder.layer.{k}.{name}"]))
+                )
             self.layer.append(holder)
         self.dim = int(weights["embeddings.word_embeddings.weight"].shape[1])
 
@@ -66,8 +84,11 @@ class TorchMiniLM(nn.Module):
 
     def overrides(self) -> dict[str, np.ndarray]:
         """The trainable tensors under the package's names (``MiniLM(overrides=...)`` at inference)."""
-        return {f"encoder.layer.{k}.{name}": getattr(layer, name.replace(".", "_")).detach().cpu().float().numpy()
-                for k, layer in enumerate(self.layer) for name in _LAYER_TENSORS}  # fmt: skip
+        return {
+            f"encoder.layer.{k}.{name}": getattr(layer, name.replace(".", "_")).detach().cpu().float().numpy()
+            for k, layer in enumerate(self.layer)
+            for name in _LAYER_TENSORS
+        }
 
     def load_overrides(self, state: Mapping[str, np.ndarray]) -> None:
         """Set the trainable tensors from ``overrides()``-named arrays (continuing a v4 run)."""

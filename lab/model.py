@@ -50,15 +50,35 @@ def to_torch(feats: Sequence[Featurized]) -> list[TorchFeatures]:
 
 
 class SpanModel(nn.Module):
-    def __init__(self, vocab: Vocab, *, word_dim: int = 100, tag_dim: int = 32, hidden: int = 200,
-                 mlp: int = 250, dropout: float = 0.3, remote_mlp: int = 200, encoder_layers: Sequence[int] = (),
-                 encoder_dim: int = 0, styles: int = 0, style_dim: int = 16, vectors: bool = True,
-                 finetune: nn.Module | None = None, encoder_name: str = "minilm") -> None:  # fmt: skip
+    def __init__(
+        self,
+        vocab: Vocab,
+        *,
+        word_dim: int = 100,
+        tag_dim: int = 32,
+        hidden: int = 200,
+        mlp: int = 250,
+        dropout: float = 0.3,
+        remote_mlp: int = 200,
+        encoder_layers: Sequence[int] = (),
+        encoder_dim: int = 0,
+        styles: int = 0,
+        style_dim: int = 16,
+        vectors: bool = True,
+        finetune: nn.Module | None = None,
+        encoder_name: str = "minilm",
+    ) -> None:
         """``vectors=False``: no spaCy tok2vec input; ``finetune``: an ``encoder_torch.TorchMiniLM`` whose layers
         train with the parser (v4; its states replace the cached encoder features)."""
         super().__init__()
-        self.config: dict[str, Any] = {"word_dim": word_dim, "tag_dim": tag_dim, "hidden": hidden, "mlp": mlp,
-                                       "dropout": dropout, "remote_mlp": remote_mlp}  # fmt: skip
+        self.config: dict[str, Any] = {
+            "word_dim": word_dim,
+            "tag_dim": tag_dim,
+            "hidden": hidden,
+            "mlp": mlp,
+            "dropout": dropout,
+            "remote_mlp": remote_mlp,
+        }
         self.vectors = vectors
         if not vectors:
             self.config["vectors"] = False
@@ -93,9 +113,11 @@ class SpanModel(nn.Module):
         if len(vocab.remotes) > 1:
             self.bucket = nn.Embedding(N_BUCKETS, 16)
             self.remote = nn.Sequential(
-                nn.Linear(4 * hidden + 16, remote_mlp), nn.ReLU(), nn.Dropout(dropout),
+                nn.Linear(4 * hidden + 16, remote_mlp),
+                nn.ReLU(),
+                nn.Dropout(dropout),
                 nn.Linear(remote_mlp, len(vocab.remotes)),
-            )  # fmt: skip
+            )
 
     def encode(self, batch: Sequence[TorchFeatures]) -> tuple[torch.Tensor, list[int]]:
         """Fencepost features (B, n+1, 2*hidden) for a batch of sentences."""
@@ -125,8 +147,7 @@ class SpanModel(nn.Module):
             x[b, 1 : n + 1] = emb
             x[b, n + 1] = self.boundary[1]
         x = self.drop(x)
-        packed = nn.utils.rnn.pack_padded_sequence(x, [n + 2 for n in lengths], batch_first=True,
-                                                   enforce_sorted=False)  # fmt: skip
+        packed = nn.utils.rnn.pack_padded_sequence(x, [n + 2 for n in lengths], batch_first=True, enforce_sorted=False)
         out, _ = self.lstm(packed)
         out, _ = nn.utils.rnn.pad_packed_sequence(out, batch_first=True, total_length=width)
         fwd, bwd = out[..., : self.hidden], out[..., self.hidden :]
@@ -166,8 +187,11 @@ class SpanModel(nn.Module):
     def numpy_state(self) -> dict[str, np.ndarray]:
         """The parameters as float32 arrays under their state_dict names (for ``save_weights``); a fine-tuned
         encoder's layers as ``encoder.layer.*``, named as in the encoder package (``MiniLM(overrides=...)``)."""
-        state = {k: v.detach().cpu().float().numpy().copy() for k, v in self.state_dict().items()
-                 if not k.startswith("encoder.")}  # fmt: skip
+        state = {
+            k: v.detach().cpu().float().numpy().copy()
+            for k, v in self.state_dict().items()
+            if not k.startswith("encoder.")
+        }
         if self.encoder is not None:
             state.update(self.encoder.overrides())
         return state

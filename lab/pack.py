@@ -43,8 +43,11 @@ def write_safetensors(path: Path, tensors: dict[str, np.ndarray]) -> None:
     header, offset, blobs = {}, 0, []
     for name, arr in tensors.items():
         data = np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<")).tobytes()
-        header[name] = {"dtype": names[arr.dtype.type], "shape": list(arr.shape),
-                        "data_offsets": [offset, offset + len(data)]}  # fmt: skip
+        header[name] = {
+            "dtype": names[arr.dtype.type],
+            "shape": list(arr.shape),
+            "data_offsets": [offset, offset + len(data)],
+        }
         offset += len(data)
         blobs.append(data)
     table = json.dumps(header).encode("utf-8")
@@ -72,8 +75,10 @@ def pack_encoder(out: Path, sentences: list[list[str]], depth: int, name: str = 
         enc = MiniLM(depth=depth)
         files = {n: (source / n).read_bytes() for n in ("config.json", "vocab.txt")}
         shared = ("embeddings.",)
-    used = sorted({p for words in sentences for ids, _ in enc.windows(words) for p in ids}
-                  | {enc.tok.cls, enc.tok.sep, enc.tok.unk, enc.pad})  # fmt: skip
+    used = sorted(
+        {p for words in sentences for ids, _ in enc.windows(words) for p in ids}
+        | {enc.tok.cls, enc.tok.sep, enc.tok.unk, enc.pad}
+    )
     keep = {k: v for k, v in enc.w.items() if k.startswith(shared)}
     keep.update({k: v for k, v in enc.w.items() for n in range(depth) if k.startswith(f"encoder.layer.{n}.")})
     rows = np.zeros_like(keep["embeddings.word_embeddings.weight"])
@@ -81,8 +86,9 @@ def pack_encoder(out: Path, sentences: list[list[str]], depth: int, name: str = 
     keep["embeddings.word_embeddings.weight"] = rows
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
-        write_safetensors(d / "model.safetensors", {k: v.astype(np.float16) for k, v in sorted(keep.items())
-                                                    if v.dtype.kind == "f"})  # fmt: skip
+        write_safetensors(
+            d / "model.safetensors", {k: v.astype(np.float16) for k, v in sorted(keep.items()) if v.dtype.kind == "f"}
+        )
         for fname, blob in files.items():
             (d / fname).write_bytes(blob)
         with tarfile.open(out / "encoder.tar.xz", "w:xz") as tar:

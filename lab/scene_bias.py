@@ -127,9 +127,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", default="../shared/data", help="data root (default: %(default)s)")
     ap.add_argument("--pipeline", default="fast", help="the pipeline whose weights to decode (default: %(default)s)")
     ap.add_argument("--weights", default=None, help="another weights file, decoded as --pipeline's")
-    ap.add_argument("--reference-weights", default=None, metavar="FILE",
-                    help="the human-agreement floor is this file's decoded without a bias (default: the weights' "
-                         "own)")  # fmt: skip
+    ap.add_argument(
+        "--reference-weights",
+        default=None,
+        metavar="FILE",
+        help="the human-agreement floor is this file's decoded without a bias (default: the weights' own)",
+    )
     ap.add_argument("--dry-run", action="store_true", help="print the grid and the choice; write nothing")
     args = ap.parse_args(argv)
     files = {name: list_passage_files(Path(args.data) / "ucca" / name) for name in DEV_LIMITS}
@@ -145,8 +148,9 @@ def main(argv: list[str] | None = None) -> int:
 
     per_set: list[dict[str, Any]] = [{} for _ in GRID]
     for name, graphs in gold.items():  # each set featurized once, decoded at every bias
-        parser = BuiltinParser(pipeline=args.pipeline, weights=args.weights,
-                               style="ewt" if name.startswith("ewt") else "wiki")  # fmt: skip
+        parser = BuiltinParser(
+            pipeline=args.pipeline, weights=args.weights, style="ewt" if name.startswith("ewt") else "wiki"
+        )
         for stats, at_bias in zip(per_set, parser.parse_at_biases([tokens(g) for g in graphs], GRID), strict=True):
             stats[name] = battery_scores(graphs, at_bias)
     humans = human_at(args.weights, GRID)
@@ -163,18 +167,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.dry_run:
         return 0
     weights = BuiltinParser(pipeline=args.pipeline, weights=args.weights).weights
-    update_meta(weights, decode={
-        "scene_bias": chosen,
-        "chosen_by": "no reversal and the over-split excess within the limits on every dev set, then human "
-                     "agreement at least the reference's, then the highest mean split sensitivity "
-                     "(lab.scene_bias)",
-        "limits": DEV_LIMITS,
-        "reference": {"weights": Path(ref).name, "sha256": weights_digest(ref), "human": round(floor, 4)},
-        "human_floor_met": floor_met(grid, chosen, round(floor, 4)),
-        "command": "python -m lab.scene_bias " + " ".join(sys.argv[1:] if argv is None else argv),
-        "dev_sha256": data_hash([f for fs in files.values() for f in fs]),
-        "grid": grid,
-    })  # fmt: skip
+    update_meta(
+        weights,
+        decode={
+            "scene_bias": chosen,
+            "chosen_by": "no reversal and the over-split excess within the limits on every dev set, then human "
+            "agreement at least the reference's, then the highest mean split sensitivity "
+            "(lab.scene_bias)",
+            "limits": DEV_LIMITS,
+            "reference": {"weights": Path(ref).name, "sha256": weights_digest(ref), "human": round(floor, 4)},
+            "human_floor_met": floor_met(grid, chosen, round(floor, 4)),
+            "command": "python -m lab.scene_bias " + " ".join(sys.argv[1:] if argv is None else argv),
+            "dev_sha256": data_hash([f for fs in files.values() for f in fs]),
+            "grid": grid,
+        },
+    )
     print(f"scene_bias {chosen} written to {weights}", file=sys.stderr)
     return 0
 

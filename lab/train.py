@@ -150,12 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--lr", type=float, default=1e-3)
-    ap.add_argument(
-        "--hidden",
-        type=int,
-        default=200,
-        help="BiLSTM size per direction (a parse's recurrent arithmetic grows with its square)",
-    )
+    ap.add_argument("--hidden", type=int, default=200, help="BiLSTM size per direction (arithmetic: its square)")
     ap.add_argument("--limit", type=int, default=None, help="use only N training files (smoke tests)")
     ap.add_argument(
         "--encoder",
@@ -272,13 +267,23 @@ def main(argv: list[str] | None = None) -> int:
         for f, words in zip(feats, train_tokens, strict=True):
             f.pieces = single_window(encoder, words)
         dev_pieces = [single_window(encoder, words) for words in dev_tokens]
-    print(f"train {len(train)} (silver {len(train) - gold_count}) dev {len(dev_graphs)} labels {len(vocab.labels)} "
-          f"words {len(vocab.words)} "
-          f"remotes {vocab.remotes} ({time.time() - start:.0f}s)", file=sys.stderr, flush=True)  # fmt: skip
-    model = SpanModel(vocab, hidden=args.hidden, encoder_layers=layers, encoder_dim=encoder.dim if encoder else 0,
-                      encoder_name=args.encoder,
-                      styles=len(STYLES) if args.styles else 0, vectors=not args.no_vectors,
-                      finetune=finetune)  # fmt: skip
+    print(
+        f"train {len(train)} (silver {len(train) - gold_count}) dev {len(dev_graphs)} labels {len(vocab.labels)} "
+        f"words {len(vocab.words)} "
+        f"remotes {vocab.remotes} ({time.time() - start:.0f}s)",
+        file=sys.stderr,
+        flush=True,
+    )
+    model = SpanModel(
+        vocab,
+        hidden=args.hidden,
+        encoder_layers=layers,
+        encoder_dim=encoder.dim if encoder else 0,
+        encoder_name=args.encoder,
+        styles=len(STYLES) if args.styles else 0,
+        vectors=not args.no_vectors,
+        finetune=finetune,
+    )
     if args.init_add_styles and not (args.init and args.styles):
         ap.error("--init-add-styles needs --init and --styles")
     init = continue_from(model, vocab, Path(args.init), add_styles=args.init_add_styles) if args.init else None
@@ -329,15 +334,32 @@ def main(argv: list[str] | None = None) -> int:
         pooled = scores["pooled"]["f1"]
         selected = {"pooled": pooled, "scene": scene["scene_f1"], "mean": (pooled + scene["scene_f1"]) / 2}[args.select]
         minutes = (time.time() - start) / 60
-        history.append({"epoch": epoch, "loss": round(total, 4), "dev_pooled_f1": round(pooled, 4),
-                        "dev_primary_f1": round(scores["primary"]["f1"], 4),
-                        "dev_remote_f1": round(scores["remote"]["f1"], 4),
-                        "dev_scene_f1": round(scene["scene_f1"], 4), "minutes": round(minutes, 1)})  # fmt: skip
+        history.append(
+            {
+                "epoch": epoch,
+                "loss": round(total, 4),
+                "dev_pooled_f1": round(pooled, 4),
+                "dev_primary_f1": round(scores["primary"]["f1"], 4),
+                "dev_remote_f1": round(scores["remote"]["f1"], 4),
+                "dev_scene_f1": round(scene["scene_f1"], 4),
+                "minutes": round(minutes, 1),
+            }
+        )
         print(json.dumps(history[-1]), file=sys.stderr, flush=True)
         if selected > best:
             best, best_epoch = selected, epoch
-            save(model, vocab, args, train_files, dev_files, history, Path(args.out), FORMATS[recipe], init,
-                 silver=len(train_files) - gold_count)  # fmt: skip
+            save(
+                model,
+                vocab,
+                args,
+                train_files,
+                dev_files,
+                history,
+                Path(args.out),
+                FORMATS[recipe],
+                init,
+                silver=len(train_files) - gold_count,
+            )
         if epoch - best_epoch >= args.patience:
             stopped = f"no dev improvement for {args.patience} epochs"
             break
@@ -352,8 +374,9 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def save(model, vocab, args, train_files, dev_files, history, out: Path, fmt: str, init: dict | None,
-         silver: int = 0) -> None:  # fmt: skip
+def save(
+    model, vocab, args, train_files, dev_files, history, out: Path, fmt: str, init: dict | None, silver: int = 0
+) -> None:
     meta = {
         "command": "python -m lab.train " + " ".join(sys.argv[1:]),
         "train_files": len(train_files),

@@ -75,8 +75,13 @@ def continue_from(model: SpanModel, vocab: Vocab, path: Path, add_styles: bool =
     history = meta.get("history", [])
     # a file saved during a run (its best epoch so far) records no best epoch yet: it holds its last epoch
     best = meta.get("best_epoch") or (int(history[-1]["epoch"]) if history else 0)
-    record = {"file": path.name, "sha256": weights_digest(path), "command": meta.get("command"), "best_epoch": best,
-              "history": history}  # fmt: skip
+    record = {
+        "file": path.name,
+        "sha256": weights_digest(path),
+        "command": meta.get("command"),
+        "best_epoch": best,
+        "history": history,
+    }
     if add_styles:
         record["added"] = "styles"
     return record

@@ -75,8 +75,11 @@ def decode_lines(
         text = text[1:]
     nul = text.find("\x00")
     if nul >= 0:
-        raise InputError(path, text.count("\n", 0, nul) + 1, "NUL byte in a text file (binary data, or UTF-16?); "
-                         "expected UTF-8 text, one sentence per line")  # fmt: skip
+        raise InputError(
+            path,
+            text.count("\n", 0, nul) + 1,
+            "NUL byte in a text file (binary data, or UTF-16?); expected UTF-8 text, one sentence per line",
+        )
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -93,8 +93,9 @@ def _build(kind: str, name: str, options: dict[str, Any]) -> Any:
     try:  # options the factory does not take, or required ones missing: say which, without a TypeError
         inspect.signature(factory).bind(**options)
     except TypeError as e:
-        raise InputError(None, None, f"{kind[:-1]} {name!r} cannot be built with options {sorted(options)}: {e}"
-                         ) from None  # fmt: skip
+        raise InputError(
+            None, None, f"{kind[:-1]} {name!r} cannot be built with options {sorted(options)}: {e}"
+        ) from None
     except ValueError:  # no signature (a builtin or C callable): let the call decide
         pass
     return factory(**options)

@@ -47,8 +47,9 @@ def render(
 ) -> str:
     """Rows (one per system) as a text table, CSV or LaTeX; signatures below a table, once each."""
     if fmt == "json":
-        return json.dumps({"rows": [dict(r) for r in rows], "signatures": dict(signatures or {})}, indent=2,
-                          ensure_ascii=False)  # fmt: skip
+        return json.dumps(
+            {"rows": [dict(r) for r in rows], "signatures": dict(signatures or {})}, indent=2, ensure_ascii=False
+        )
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -60,8 +61,13 @@ def render(
 
     body = [[_cell(r.get(c), width) for c in columns] for r in rows]
     tablefmt = {"table": "simple", "latex": "latex_booktabs"}[fmt]
-    text = tabulate(body, headers=list(columns), tablefmt=tablefmt, disable_numparse=True,
-                    colalign=["left"] + ["right"] * (len(columns) - 1))  # fmt: skip
+    text = tabulate(
+        body,
+        headers=list(columns),
+        tablefmt=tablefmt,
+        disable_numparse=True,
+        colalign=["left"] + ["right"] * (len(columns) - 1),
+    )
     sigs = render_signatures(signatures or {})
     if not sigs:
         return text

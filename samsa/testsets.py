@@ -60,24 +60,34 @@ class TestSet:
 
 
 def _turk(split: str) -> TestSet:
-    return TestSet(f"turkcorpus_{'test' if split == 'test' else 'valid'}",
-                   f"{_TS}/turkcorpus/{split}.truecase.detok.orig",
-                   tuple(f"{_TS}/turkcorpus/{split}.truecase.detok.simp.{k}" for k in range(8)),
-                   f"TurkCorpus {split} (Xu et al. 2016), detokenized truecased, 8 references", _GPL)  # fmt: skip
+    return TestSet(
+        f"turkcorpus_{'test' if split == 'test' else 'valid'}",
+        f"{_TS}/turkcorpus/{split}.truecase.detok.orig",
+        tuple(f"{_TS}/turkcorpus/{split}.truecase.detok.simp.{k}" for k in range(8)),
+        f"TurkCorpus {split} (Xu et al. 2016), detokenized truecased, 8 references",
+        _GPL,
+    )
 
 
 def _turk_legacy(split: str) -> TestSet:
-    return TestSet(f"turkcorpus_{'test' if split == 'test' else 'valid'}_legacy",
-                   f"{_TS}/turkcorpus/legacy/{split}.8turkers.tok.norm",
-                   tuple(f"{_TS}/turkcorpus/legacy/{split}.8turkers.tok.turk.{k}" for k in range(8)),
-                   f"TurkCorpus {split}, the original tokenized lowercased files, 8 references", _GPL,
-                   tokenized=True)  # fmt: skip
+    return TestSet(
+        f"turkcorpus_{'test' if split == 'test' else 'valid'}_legacy",
+        f"{_TS}/turkcorpus/legacy/{split}.8turkers.tok.norm",
+        tuple(f"{_TS}/turkcorpus/legacy/{split}.8turkers.tok.turk.{k}" for k in range(8)),
+        f"TurkCorpus {split}, the original tokenized lowercased files, 8 references",
+        _GPL,
+        tokenized=True,
+    )
 
 
 def _asset(split: str) -> TestSet:
-    return TestSet(f"asset_{split}", f"{_TS}/asset/asset.{split}.orig",
-                   tuple(f"{_TS}/asset/asset.{split}.simp.{k}" for k in range(10)),
-                   f"ASSET {split} (Alva-Manchego et al. 2020), 10 references", _CCBYSA)  # fmt: skip
+    return TestSet(
+        f"asset_{split}",
+        f"{_TS}/asset/asset.{split}.orig",
+        tuple(f"{_TS}/asset/asset.{split}.simp.{k}" for k in range(10)),
+        f"ASSET {split} (Alva-Manchego et al. 2020), 10 references",
+        _CCBYSA,
+    )
 
 
 TEST_SETS: dict[str, TestSet] = {
@@ -89,29 +99,65 @@ TEST_SETS: dict[str, TestSet] = {
         _turk_legacy("tune"),
         _asset("test"),
         _asset("valid"),
-        TestSet("hsplit_test", f"{_TS}/hsplit/hsplit.tok.src",
-                tuple(f"{_TS}/hsplit/hsplit.tok.{k}" for k in range(1, 5)),
-                "HSplit (Sulem et al. 2018): the 359 TurkCorpus test sources, 4 sentence-splitting references "
-                "(tokenized, lowercased)", "CC BY-SA 3.0", tokenized=True),
-        TestSet("pwkp_test", f"{_TS}/pwkp/pwkp.test.orig", (f"{_TS}/pwkp/pwkp.test.simp",),
-                "PWKP test (Zhu et al. 2010), 1 reference", _GPL),
-        TestSet("pwkp_valid", f"{_TS}/pwkp/pwkp.valid.orig", (f"{_TS}/pwkp/pwkp.valid.simp",),
-                "PWKP validation, 1 reference", _GPL),
-        TestSet("qats_test", f"{_TS}/qats/qats.test.orig", (f"{_TS}/qats/qats.test.simp",),
-                "QATS 2016 shared task test pairs; the 'reference' is the rated simplification", _GPL),
-        TestSet("wikisplit_test", f"{_TS}/wikisplit/wikisplit.test.untok.orig",
-                (f"{_TS}/wikisplit/wikisplit.test.untok.split",),
-                "WikiSplit test (Botha et al. 2018), 5,000 pairs; references split with <::::>", "CC BY-SA 4.0",
-                separator="<::::>"),
-        TestSet("wikisplit_valid", f"{_TS}/wikisplit/wikisplit.valid.untok.orig",
-                (f"{_TS}/wikisplit/wikisplit.valid.untok.split",),
-                "WikiSplit validation; references split with <::::>", "CC BY-SA 4.0", separator="<::::>"),
+        TestSet(
+            "hsplit_test",
+            f"{_TS}/hsplit/hsplit.tok.src",
+            tuple(f"{_TS}/hsplit/hsplit.tok.{k}" for k in range(1, 5)),
+            "HSplit (Sulem et al. 2018): the 359 TurkCorpus test sources, 4 sentence-splitting references "
+            "(tokenized, lowercased)",
+            "CC BY-SA 3.0",
+            tokenized=True,
+        ),
+        TestSet(
+            "pwkp_test",
+            f"{_TS}/pwkp/pwkp.test.orig",
+            (f"{_TS}/pwkp/pwkp.test.simp",),
+            "PWKP test (Zhu et al. 2010), 1 reference",
+            _GPL,
+        ),
+        TestSet(
+            "pwkp_valid",
+            f"{_TS}/pwkp/pwkp.valid.orig",
+            (f"{_TS}/pwkp/pwkp.valid.simp",),
+            "PWKP validation, 1 reference",
+            _GPL,
+        ),
+        TestSet(
+            "qats_test",
+            f"{_TS}/qats/qats.test.orig",
+            (f"{_TS}/qats/qats.test.simp",),
+            "QATS 2016 shared task test pairs; the 'reference' is the rated simplification",
+            _GPL,
+        ),
+        TestSet(
+            "wikisplit_test",
+            f"{_TS}/wikisplit/wikisplit.test.untok.orig",
+            (f"{_TS}/wikisplit/wikisplit.test.untok.split",),
+            "WikiSplit test (Botha et al. 2018), 5,000 pairs; references split with <::::>",
+            "CC BY-SA 4.0",
+            separator="<::::>",
+        ),
+        TestSet(
+            "wikisplit_valid",
+            f"{_TS}/wikisplit/wikisplit.valid.untok.orig",
+            (f"{_TS}/wikisplit/wikisplit.valid.untok.split",),
+            "WikiSplit validation; references split with <::::>",
+            "CC BY-SA 4.0",
+            separator="<::::>",
+        ),
     )
-}  # fmt: skip
+}
 
 #: Short names users type, as in the issue tracker and papers.
-ALIASES = {"hsplit": "hsplit_test", "turkcorpus": "turkcorpus_test", "asset": "asset_test", "pwkp": "pwkp_test",
-           "qats": "qats_test", "wikisplit": "wikisplit_test", "turkcorpus_tune": "turkcorpus_valid"}  # fmt: skip
+ALIASES = {
+    "hsplit": "hsplit_test",
+    "turkcorpus": "turkcorpus_test",
+    "asset": "asset_test",
+    "pwkp": "pwkp_test",
+    "qats": "qats_test",
+    "wikisplit": "wikisplit_test",
+    "turkcorpus_tune": "turkcorpus_valid",
+}
 
 
 def available_test_sets() -> list[str]:
@@ -169,8 +215,9 @@ def data_root(data: str | PathLike[str] | None = None) -> DataRoot:
     else:
         root = _from_config()
     if root is None:
-        raise ConfigError(f"no data root: pass --data DIR, set SAMSA_DATA, or write 'data = DIR' under [samsa] in "
-                          f"{_config_file()}")  # fmt: skip
+        raise ConfigError(
+            f"no data root: pass --data DIR, set SAMSA_DATA, or write 'data = DIR' under [samsa] in {_config_file()}"
+        )
     if not root.path.is_dir():
         raise InputError(root.path, None, f"data root not found (from {root.setting})")
     return root

@@ -163,7 +163,7 @@ def test_structure_codec_round_trip_scores_exactly_as_the_graph(data_dir):
     """The parse cache keeps each graph's paper-mode structure: decoded, it scores (detail included) exactly as
     the graph does, and it is refused for other tokens or other scene rules."""
     from samsa.aligners.exact import ExactAligner
-    from samsa.engine.structures import decode_structure, encode_structure
+    from samsa.engine.entries import decode_structure, encode_structure
     from samsa.scoring.paper import paper_structure, score_paper
     from samsa.ucca.graph import tokens
     from samsa.ucca.xml import list_passage_files

@@ -70,22 +70,36 @@ def equivalences(word_class: str, *, faithful: bool = True) -> Equivalences:
         nsubj_x, dobj_pass, mods = {"nsubj", "xsubj"}, {"dobj", "nsubjpass"}, {"vmod"}
     if word_class == "noun":
         return _eq(
-            pp=[poss | {"nn", "prep_of", "prep_in", "prep_at", "prep_for"}, {"agent", "nsubj", "xsubj"},
-                {"ccomp", "dobj", "nsubjpass", "rel", "partmod"} | mods, tmod_in | {"prep_at", "prep_on"},
-                {"iobj", "prep_to"}],
-            cc=[poss | nn_of | {"prep_in", "prep_at", "prep_for"}, {"infmod", "partmod", "rcmod"} | mods,
-                {"amod", "rcmod"}],
-            pc=[({"nsubj"}, {"amod", "rcmod"}),
+            pp=[
+                poss | {"nn", "prep_of", "prep_in", "prep_at", "prep_for"},
+                {"agent", "nsubj", "xsubj"},
+                {"ccomp", "dobj", "nsubjpass", "rel", "partmod"} | mods,
+                tmod_in | {"prep_at", "prep_on"},
+                {"iobj", "prep_to"},
+            ],
+            cc=[
+                poss | nn_of | {"prep_in", "prep_at", "prep_for"},
+                {"infmod", "partmod", "rcmod"} | mods,
+                {"amod", "rcmod"},
+            ],
+            pc=[
+                ({"nsubj"}, {"amod", "rcmod"}),
                 ({"ccomp", "dobj", "nsubjpass", "rel", "partmod"} | mods, {"infmod", "partmod", "rcmod"} | mods),
-                *CONJ],
-        )  # fmt: skip
+                *CONJ,
+            ],
+        )
     if word_class == "verb":
         return _eq(
             pp=[{"infmod", "partmod", "rcmod"} | mods, {"purpcl", "xcomp"}],
-            cc=[{"agent"} | nsubj_x, {"ccomp", "rel", "partmod"} | dobj_pass, {"tmod", "prep_in", "prep_at", "prep_on"},
-                {"iobj", "prep_to"}, {"purpcl", "xcomp"}],
+            cc=[
+                {"agent"} | nsubj_x,
+                {"ccomp", "rel", "partmod"} | dobj_pass,
+                {"tmod", "prep_in", "prep_at", "prep_on"},
+                {"iobj", "prep_to"},
+                {"purpcl", "xcomp"},
+            ],
             pc=[({"cop", "csubj"}, {"acomp"}), ({"csubj"}, {"csubjpass"}), *CONJ],
-        )  # fmt: skip
+        )
     if word_class == "adjective":
         return _eq(
             pp=[{"amod", "rcmod"}],

@@ -186,9 +186,14 @@ class SultanAligner:
                             ev += c
                 scores[i, j] = (ws, ev)
         greedy_select(
-            [i for i in src for _ in tgt], [j for _ in src for j in tgt], scores, pairs, skip_aligned=True,
-            accept=lambda i, j, ws, ev: ws >= THETA and s.lemmas[i] not in self.stop, theta=THETA,
-        )  # fmt: skip
+            [i for i in src for _ in tgt],
+            [j for _ in src for j in tgt],
+            scores,
+            pairs,
+            skip_aligned=True,
+            accept=lambda i, j, ws, ev: ws >= THETA and s.lemmas[i] not in self.stop,
+            theta=THETA,
+        )
 
     def _stopwords_dependency(self, s: Sentence, t: Sentence, pairs: Pairs) -> None:
         src = [i for i in range(1, len(s) + 1) if s.lemmas[i] in self.stop and i not in pairs.src]
@@ -196,8 +201,10 @@ class SultanAligner:
         s_list, t_list, scores = [], [], {}
         for i in src:
             for j in tgt:
-                lemma_ok = s.lemmas[i] == t.lemmas[j] or self.sim_words(s.lemmas[i], s.tags[i], t.lemmas[j],
-                                                                         t.tags[j]) >= THETA  # fmt: skip
+                lemma_ok = (
+                    s.lemmas[i] == t.lemmas[j]
+                    or self.sim_words(s.lemmas[i], s.tags[i], t.lemmas[j], t.tags[j]) >= THETA
+                )
                 if not lemma_ok:
                     continue
                 s_list.append(i)
@@ -206,9 +213,14 @@ class SultanAligner:
                 ev += sum(1 for c, _ in s.children(i) for d, _ in t.children(j) if (c, d) in pairs.set)
                 scores[i, j] = (self.sim(s, i, t, j), float(ev))
         greedy_select(
-            s_list, t_list, scores, pairs, skip_aligned=not self.faithful,
-            accept=lambda i, j, ws, ev: ws >= THETA and ev > 0, theta=THETA,
-        )  # fmt: skip
+            s_list,
+            t_list,
+            scores,
+            pairs,
+            skip_aligned=not self.faithful,
+            accept=lambda i, j, ws, ev: ws >= THETA and ev > 0,
+            theta=THETA,
+        )
 
     def _stopwords_textual(self, s: Sentence, t: Sentence, pairs: Pairs) -> None:
         keep = self.stop | PUNCTUATIONS | EXTRA_STOP_LEMMAS
@@ -224,9 +236,14 @@ class SultanAligner:
                 ev = float(((i - 1, j - 1) in pairs.set) + ((i + 1, j + 1) in pairs.set))
                 scores[i, j] = (self.sim(s, i, t, j), ev)
         greedy_select(
-            s_list, t_list, scores, pairs, skip_aligned=True,
-            accept=lambda i, j, ws, ev: ws >= THETA and ev > 0, theta=THETA,
-        )  # fmt: skip
+            s_list,
+            t_list,
+            scores,
+            pairs,
+            skip_aligned=True,
+            accept=lambda i, j, ws, ev: ws >= THETA and ev > 0,
+            theta=THETA,
+        )
 
 
 def _window(sent: Sentence, i: int, stop: frozenset[str]) -> list[str]:

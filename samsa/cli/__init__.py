@@ -77,8 +77,13 @@ class ListTestSets(argparse.Action):
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:  # fmt: skip
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
         from samsa.testsets import available_test_sets
 
         print("\n".join(available_test_sets()))
@@ -103,8 +108,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         extra = missing_extra(e)
         if args.debug or extra is None:
             raise
-        print(f"samsa: error: {args.command} needs the optional package '{e.name}' (the [{extra}] extra): "
-              f"pip install 'samsa-metric[{extra}]'", file=sys.stderr)  # fmt: skip
+        print(
+            f"samsa: error: {args.command} needs the optional package '{e.name}' (the [{extra}] extra): "
+            f"pip install 'samsa-metric[{extra}]'",
+            file=sys.stderr,
+        )
         return 1
     except KeyboardInterrupt as e:
         if args.debug:

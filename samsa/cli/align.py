@@ -20,10 +20,15 @@ example:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("align", help="word alignment of sentence pairs (Pharaoh output)", description=DESCRIPTION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
-    p.add_argument("input_file", nargs="?", metavar="INPUT", default=None,
-                   help="TSV file of pairs (default: standard input)")  # fmt: skip
+    p = sub.add_parser(
+        "align",
+        help="word alignment of sentence pairs (Pharaoh output)",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "input_file", nargs="?", metavar="INPUT", default=None, help="TSV file of pairs (default: standard input)"
+    )
     p.add_argument("-i", "--input", metavar="FILE", default=None, help="same as the positional INPUT")
     p.add_argument(
         "-o",

@@ -30,8 +30,12 @@ examples:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("benchmark", help="standard benchmarks (hsplit)", description=DESCRIPTION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p = sub.add_parser(
+        "benchmark",
+        help="standard benchmarks (hsplit)",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("benchmark", choices=("hsplit",))
     add_system_options(p, required=False)
     p.add_argument(
@@ -57,16 +61,28 @@ def run(args: argparse.Namespace) -> int:
     allowed = {359} if args.first is None else {359, args.first}  # the full output, or just the first N lines
     for f, lines in zip((shown(f) for _, f in named), systems.values(), strict=True):
         if len(lines) not in allowed:
-            raise InputError(f, min(len(lines), 359) + 1, f"has {len(lines)} lines; the HSplit benchmark needs "
-                             f"{' or '.join(map(str, sorted(allowed)))} (one per TurkCorpus test source)")  # fmt: skip
+            raise InputError(
+                f,
+                min(len(lines), 359) + 1,
+                f"has {len(lines)} lines; the HSplit benchmark needs "
+                f"{' or '.join(map(str, sorted(allowed)))} (one per TurkCorpus test source)",
+            )
     from samsa.engine.pipeline import progress_bar, worker_count
 
     cache = open_cache(args) if args.samsa else None
     bar = progress_bar(None, "samsa", args.quiet)
     try:
-        result = benchmark_hsplit(data, systems, first=args.first, samsa=args.samsa, aligner=args.aligner,
-                                  jobs=worker_count(args.jobs), dask=dask_target(args), cache=cache,
-                                  progress=bar.update)  # fmt: skip
+        result = benchmark_hsplit(
+            data,
+            systems,
+            first=args.first,
+            samsa=args.samsa,
+            aligner=args.aligner,
+            jobs=worker_count(args.jobs),
+            dask=dask_target(args),
+            cache=cache,
+            progress=bar.update,
+        )
     finally:
         bar.close()
         if cache is not None:
@@ -86,10 +102,18 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "csv":  # every system-level number: the input of samsa correlate
         emit(args, render([{"system": s, **r} for s, r in rows], ["system", *(header or [])], "csv"))
         return 0
-    cols = ["turk8.sari", "turk8.bleu", "simplewiki.bleu", "hsplit4.bleu", "turk8.fkgl", "turk8.ld_sc",
-            "turk8.split_percent"] + (["samsa", "samsa_abl"] if args.samsa else [])  # fmt: skip
-    table = render([{"system": s, **{c: r[c] for c in cols}} for s, r in rows], ["system", *cols], args.format,
-                   width=args.width)  # fmt: skip
+    cols = [
+        "turk8.sari",
+        "turk8.bleu",
+        "simplewiki.bleu",
+        "hsplit4.bleu",
+        "turk8.fkgl",
+        "turk8.ld_sc",
+        "turk8.split_percent",
+    ] + (["samsa", "samsa_abl"] if args.samsa else [])
+    table = render(
+        [{"system": s, **{c: r[c] for c in cols}} for s, r in rows], ["system", *cols], args.format, width=args.width
+    )
     sig = result["signatures"].get("samsa")
     footer = f"{result['sentences']} sentences" + (f"; SAMSA: {sig}" if sig else "")
     emit(args, f"{table}\n{'% ' if args.format == 'latex' else ''}{footer}")

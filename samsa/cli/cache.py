@@ -18,12 +18,17 @@ examples:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("cache", help="parse cache: info | clear", description=DESCRIPTION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p = sub.add_parser(
+        "cache",
+        help="parse cache: info | clear",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("action", choices=("info", "clear"))
     p.add_argument("--cache", metavar="PATH", default=None, help="cache file (default: $SAMSA_CACHE or user cache)")
-    p.add_argument("-f", "--format", choices=("table", "json"), default="table",
-                   help="info's format (default: %(default)s)")  # fmt: skip
+    p.add_argument(
+        "-f", "--format", choices=("table", "json"), default="table", help="info's format (default: %(default)s)"
+    )
     p.add_argument("--json", dest="format", action="store_const", const="json", help="same as -f json")
     p.set_defaults(run=run)
 

@@ -12,10 +12,18 @@ from samsa.registry import available, get_aligner, resolve
 def add_aligner_options(p: argparse.ArgumentParser, default: str = "exact") -> None:
     names = ", ".join(available("aligners"))
     p.add_argument("--aligner", default=default, help=f"word aligner (default: %(default)s; available: {names})")
-    p.add_argument("--ppdb", metavar="FILE", default=None,
-                   help="sultan aligner: PPDB lexical synonym file (off by default, as in EASSE)")  # fmt: skip
-    p.add_argument("--no-faithful-bugs", dest="faithful_bugs", action="store_false",
-                   help="sultan aligner: fix the original code's behaviour-shaping quirks")  # fmt: skip
+    p.add_argument(
+        "--ppdb",
+        metavar="FILE",
+        default=None,
+        help="sultan aligner: PPDB lexical synonym file (off by default, as in EASSE)",
+    )
+    p.add_argument(
+        "--no-faithful-bugs",
+        dest="faithful_bugs",
+        action="store_false",
+        help="sultan aligner: fix the original code's behaviour-shaping quirks",
+    )
     p.add_argument(
         "--spacy-model",
         metavar="NAME",
@@ -27,9 +35,13 @@ def add_aligner_options(p: argparse.ArgumentParser, default: str = "exact") -> N
 def add_splitter_option(p: argparse.ArgumentParser) -> None:
     from samsa.text import SPLITTER_NAME, SPLITTERS
 
-    p.add_argument("--splitter", choices=sorted(SPLITTERS), default=SPLITTER_NAME,
-                   help="rule-based sentence splitter for outputs without --sentence-separator; rule.v1 is the "
-                        "older one, kept so that old signatures can be reproduced (default: %(default)s)")  # fmt: skip
+    p.add_argument(
+        "--splitter",
+        choices=sorted(SPLITTERS),
+        default=SPLITTER_NAME,
+        help="rule-based sentence splitter for outputs without --sentence-separator; rule.v1 is the "
+        "older one, kept so that old signatures can be reproduced (default: %(default)s)",
+    )
 
 
 def build_aligner(args: argparse.Namespace) -> Any:
@@ -53,9 +65,15 @@ def aligner_spec(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
 def add_runtime_options(p: argparse.ArgumentParser, *, parses: bool = True) -> None:
     """--jobs, Dask, the parse cache and --quiet: how the work runs, never what it computes."""
     g = p.add_argument_group("running")
-    g.add_argument("-j", "--jobs", type=int_at_least(0, 1024), default=1, metavar="N",
-                   help="worker processes, each loading the models once (0 = one per core; default: %(default)s); "
-                        "outputs are identical for every N")  # fmt: skip
+    g.add_argument(
+        "-j",
+        "--jobs",
+        type=int_at_least(0, 1024),
+        default=1,
+        metavar="N",
+        help="worker processes, each loading the models once (0 = one per core; default: %(default)s); "
+        "outputs are identical for every N",
+    )
     g.add_argument(
         "--dask",
         metavar="local",

@@ -36,8 +36,12 @@ examples:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("compare-annotations", help="SAMSA with manual vs parsed UCCA", description=DESCRIPTION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p = sub.add_parser(
+        "compare-annotations",
+        help="SAMSA with manual vs parsed UCCA",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--ucca", required=True, metavar="DIR", help="manual UCCA XML, one file per line")
     add_system_options(p)
     p.add_argument(
@@ -82,8 +86,11 @@ def run(args: argparse.Namespace) -> int:
     for name, path in named:
         lines = read_text_lines(path, max_tokens=DEFAULT_MAX_TOKENS)
         if len(lines) != len(gold):
-            raise InputError(shown(path), min(len(lines), len(gold)) + 1,
-                             f"has {len(lines)} lines but {args.ucca} holds {len(gold)} UCCA XML files")  # fmt: skip
+            raise InputError(
+                shown(path),
+                min(len(lines), len(gold)) + 1,
+                f"has {len(lines)} lines but {args.ucca} holds {len(gold)} UCCA XML files",
+            )
         systems[name] = lines
 
     if args.parsed or resolve("parsers", args.parser.partition(":")[0]).startswith("xml."):
@@ -96,8 +103,13 @@ def run(args: argparse.Namespace) -> int:
         _check_tokens(gold, parsed, xml.files, parser.files)
     else:
         parsed, parser = _parse(args, gold)
-    metric = Samsa(aligner=build_aligner(args), compat=args.compat, tokenizer=args.tokenizer,
-                   separator=args.sentence_separator, parser=parser)  # fmt: skip
+    metric = Samsa(
+        aligner=build_aligner(args),
+        compat=args.compat,
+        tokenizer=args.tokenizer,
+        separator=args.sentence_separator,
+        parser=parser,
+    )
     result = compare_annotations(gold, parsed, systems, metric)
     rows = result.pop("per_sentence")
     if args.per_sentence:
@@ -115,8 +127,14 @@ def _parse(args: argparse.Namespace, gold: list[Any]) -> tuple[list[Any], Any]:
     cache = open_cache(args)
     bar = progress_bar(len(gold), "parse", args.quiet)
     try:
-        parsed = parse_corpus(parser, [tokens(g) for g in gold], cache=cache, jobs=worker_count(args.jobs),
-                              dask=dask_target(args), progress=bar.update)  # fmt: skip
+        parsed = parse_corpus(
+            parser,
+            [tokens(g) for g in gold],
+            cache=cache,
+            jobs=worker_count(args.jobs),
+            dask=dask_target(args),
+            progress=bar.update,
+        )
     finally:
         bar.close()
         if cache is not None:
@@ -130,26 +148,37 @@ def _check_tokens(gold: list[Any], parsed: list[Any], gold_files: list[Any], par
 
     for g, p, gf, pf in zip(gold, parsed, gold_files, parsed_files, strict=True):
         if tokens(g) != tokens(p):
-            raise InputError(pf, None, f"its tokens differ from {gf}'s; both annotations must cover the same "
-                             "tokenized sentence")  # fmt: skip
+            raise InputError(
+                pf, None, f"its tokens differ from {gf}'s; both annotations must cover the same tokenized sentence"
+            )
 
 
 def _table(result: dict[str, Any], fmt: str, width: int) -> str:
     from samsa.tables import render
 
     f1 = result["ucca_labeled_f1"]
-    rows = [{"system": name, "SAMSA manual": b["samsa_gold"], "SAMSA parsed": b["samsa_parsed"],
-             "SAMSA-abl manual": b["samsa_abl_gold"], "SAMSA-abl parsed": b["samsa_abl_parsed"],
-             "mean abs diff": b["mean_abs_difference"], "Pearson": None if b["pearson"] is None else b["pearson"]["r"],
-             "Spearman": None if b["spearman"] is None else b["spearman"]["r"]}
-            for name, b in result["systems"].items()]  # fmt: skip
+    rows = [
+        {
+            "system": name,
+            "SAMSA manual": b["samsa_gold"],
+            "SAMSA parsed": b["samsa_parsed"],
+            "SAMSA-abl manual": b["samsa_abl_gold"],
+            "SAMSA-abl parsed": b["samsa_abl_parsed"],
+            "mean abs diff": b["mean_abs_difference"],
+            "Pearson": None if b["pearson"] is None else b["pearson"]["r"],
+            "Spearman": None if b["spearman"] is None else b["spearman"]["r"],
+        }
+        for name, b in result["systems"].items()
+    ]
     table = render(rows, list(rows[0]), fmt, width=width)
     if fmt == "csv":
         return table
-    notes = [f"UCCA labeled F1 parsed vs manual: primary {100 * f1['primary']:.1f}, remote {100 * f1['remote']:.1f}, "
-             f"pooled {100 * f1['pooled']:.1f}; scene F1 {100 * result['scenes']['scene_f1']:.1f}; scenes: manual "
-             f"{result['scene_counts']['gold']}, parsed {result['scene_counts']['parsed']}",
-             "ranking (manual): " + " > ".join(result["ranking_gold"]),
-             "ranking (parsed): " + " > ".join(result["ranking_parsed"])]  # fmt: skip
+    notes = [
+        f"UCCA labeled F1 parsed vs manual: primary {100 * f1['primary']:.1f}, remote {100 * f1['remote']:.1f}, "
+        f"pooled {100 * f1['pooled']:.1f}; scene F1 {100 * result['scenes']['scene_f1']:.1f}; scenes: manual "
+        f"{result['scene_counts']['gold']}, parsed {result['scene_counts']['parsed']}",
+        "ranking (manual): " + " > ".join(result["ranking_gold"]),
+        "ranking (parsed): " + " > ".join(result["ranking_parsed"]),
+    ]
     prefix = "% " if fmt == "latex" else ""
     return table + "\n" + "\n".join(prefix + n for n in notes)

@@ -28,8 +28,12 @@ HUMAN = ("acl2018", "hsplit", "acl2018+hsplit", "samsa2018")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("correlate", help="metric vs human correlations", description=DESCRIPTION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p = sub.add_parser(
+        "correlate",
+        help="metric vs human correlations",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("-i", "--scores", required=True, metavar="CSV", help="metric scores (see above)")
     p.add_argument("--human", choices=HUMAN, required=True, help="human ratings to correlate with")
     add_data_option(p)
@@ -91,24 +95,48 @@ def run(args: argparse.Namespace) -> int:
             except ValueError:
                 raise InputError(path, lineno, "metric values must be numbers") from None
     if len(items) < 3:
-        raise InputError(path, None, f"only {len(items)} rows match human ratings of '{args.human}' "
-                         "(system names must be those of the ratings); need at least 3")  # fmt: skip
-    table = {m: {d: correlate([i[1][m] for i in items], [i[2][d] for i in items], args.method,
-                              bootstrap=args.bootstrap, seed=args.seed) for d in dims} for m in metrics}  # fmt: skip
+        raise InputError(
+            path,
+            None,
+            f"only {len(items)} rows match human ratings of '{args.human}' "
+            "(system names must be those of the ratings); need at least 3",
+        )
+    table = {
+        m: {
+            d: correlate(
+                [i[1][m] for i in items],
+                [i[2][d] for i in items],
+                args.method,
+                bootstrap=args.bootstrap,
+                seed=args.seed,
+            )
+            for d in dims
+        }
+        for m in metrics
+    }
     if args.plots:
         out = Path(args.plots)
         out.mkdir(parents=True, exist_ok=True)
         labels = [" ".join(k) if args.level == "system" else "" for k, _, _ in items]
         for m in metrics:
             for d in dims:
-                scatter_plot([i[1][m] for i in items], [i[2][d] for i in items], labels, out / f"{m}_vs_{d}.png",
-                             xlabel=m, ylabel=f"human {d}", title=f"{m} vs {d}: {table[m][d].cell()}")  # fmt: skip
+                scatter_plot(
+                    [i[1][m] for i in items],
+                    [i[2][d] for i in items],
+                    labels,
+                    out / f"{m}_vs_{d}.png",
+                    xlabel=m,
+                    ylabel=f"human {d}",
+                    title=f"{m} vs {d}: {table[m][d].cell()}",
+                )
     if args.format == "csv":
         text = to_csv(table)
     elif args.format == "json":
         text = json.dumps({m: {d: vars(c) for d, c in row.items()} for m, row in table.items()}, indent=2)
     else:
-        text = (f"{args.method} correlation, {args.level} level, {len(items)} items, one-sided p in brackets\n\n"
-                + to_markdown(table))  # fmt: skip
+        text = (
+            f"{args.method} correlation, {args.level} level, {len(items)} items, one-sided p in brackets\n\n"
+            + to_markdown(table)
+        )
     emit(args, text)
     return 0

@@ -49,14 +49,25 @@ summed statistics), hf (Hugging Face evaluate). docs/lexical.md explains each.
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("evaluate", help="lexical metrics (SARI, BLEU, ...) beside SAMSA", description=DESCRIPTION,
-                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p = sub.add_parser(
+        "evaluate",
+        help="lexical metrics (SARI, BLEU, ...) beside SAMSA",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     add_system_options(p)
     add_test_set_option(p)
     p.add_argument("--source", metavar="FILE", help="source sentences, one per line (instead of -t)")
     p.add_argument("--refs", metavar="FILE", nargs="+", default=[], help="reference files (instead of -t)")
-    p.add_argument("-m", "--metrics", nargs="+", action=MetricsAction, default=["sari", "bleu", "fkgl"],
-                   help="metric names, comma- or space-separated (default: sari,bleu,fkgl)")  # fmt: skip
+    p.add_argument(
+        "-m",
+        "--metrics",
+        nargs="+",
+        action=MetricsAction,
+        default=["sari", "bleu", "fkgl"],
+        help="metric names, comma- or space-separated (default: sari,bleu,fkgl)",
+    )
     p.add_argument("--sari-variant", choices=SARI_VARIANTS, default="easse", help="SARI variant (default: %(default)s)")
     p.add_argument("--sari-del-precision", action="store_true", help="easse SARI: precision instead of F1 for deletion")
     p.add_argument(
@@ -89,21 +100,32 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="each line is a document of several sentences: document-level SAMSA (--ucca DIR then holds a "
         "sub-folder of sentence XML files, or one passage file, per document; docs/samsa.md)",
     )
-    p.add_argument("--ucca", metavar="DIR",
-                   help="gold UCCA XML of the sources, for the samsa metric (default: parse --source)")  # fmt: skip
+    p.add_argument(
+        "--ucca", metavar="DIR", help="gold UCCA XML of the sources, for the samsa metric (default: parse --source)"
+    )
     add_format_options(p)
     g = p.add_argument_group("statistics (as sacrebleu)")
-    g.add_argument("-b", "--score-only", action="store_true", help="print the scores alone, tab-separated, a line per "
-                   "system")  # fmt: skip
-    g.add_argument("-ci", "--confidence", action="store_true",
-                   help=f"95%% bootstrap interval of {', '.join(RESAMPLABLE)} (sentences resampled)")  # fmt: skip
+    g.add_argument(
+        "-b", "--score-only", action="store_true", help="print the scores alone, tab-separated, a line per system"
+    )
+    g.add_argument(
+        "-ci",
+        "--confidence",
+        action="store_true",
+        help=f"95%% bootstrap interval of {', '.join(RESAMPLABLE)} (sentences resampled)",
+    )
     g.add_argument(
         "--paired-bs",
         action="store_true",
         help="paired bootstrap test of every system against the first (the baseline): p-values",
     )
-    g.add_argument("--bootstrap", type=int_at_least(1), default=1000, metavar="N",
-                   help="bootstrap resamples (default: %(default)s)")  # fmt: skip
+    g.add_argument(
+        "--bootstrap",
+        type=int_at_least(1),
+        default=1000,
+        metavar="N",
+        help="bootstrap resamples (default: %(default)s)",
+    )
     g.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default: %(default)s)")
     add_runtime_options(p)
     p.set_defaults(run=run)
@@ -114,16 +136,24 @@ class MetricsAction(argparse.Action):
     file (a path separator, a dot, '-' or an existing file) is a system output, so ``-m sari out.txt`` reads
     out.txt as argparse would have without ``nargs``."""
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:  # fmt: skip
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
         import os
 
         known = {*METRICS, "samsa"}
         metrics: list[str] = []
         for i, value in enumerate(values):
             words = [w.strip() for w in value.split(",") if w.strip()]
-            file_like = i > 0 and not (set(words) & known) and (value == "-" or os.sep in value or "." in value
-                                                                   or os.path.isfile(value))  # fmt: skip
+            file_like = (
+                i > 0
+                and not (set(words) & known)
+                and (value == "-" or os.sep in value or "." in value or os.path.isfile(value))
+            )
             if file_like:
                 namespace.more_systems = values[i:]
                 break
@@ -144,17 +174,35 @@ def run(args: argparse.Namespace) -> int:
         systems[name] = read_text_lines(path)
         check_line_counts([(source_path, len(source)), (shown(path), len(systems[name]))])
     config = SuiteConfig(
-        sari_variant=args.sari_variant, legacy=args.legacy, tokenizer=args.tokenizer, lowercase=args.lowercase,
-        unescape=args.unescape, sari_del_f1=not args.sari_del_precision, fkgl_variant=args.fkgl_variant,
-        fkbleu_form=args.fkbleu_form, fkbleu_sign=args.fkbleu_sign, separator=args.sentence_separator,
+        sari_variant=args.sari_variant,
+        legacy=args.legacy,
+        tokenizer=args.tokenizer,
+        lowercase=args.lowercase,
+        unescape=args.unescape,
+        sari_del_f1=not args.sari_del_precision,
+        fkgl_variant=args.fkgl_variant,
+        fkbleu_form=args.fkbleu_form,
+        fkbleu_sign=args.fkbleu_sign,
+        separator=args.sentence_separator,
         splitter=args.splitter,
-    )  # fmt: skip
+    )
     cache = open_cache(args) if "samsa" in metrics and not args.ucca else None
     bar = progress_bar(None if args.documents else len(source) if "samsa" in metrics else 0, "samsa", args.quiet)
     try:
-        result = evaluate(systems, orig_sents=source, refs_sents=refs, refs_layout="sentences", metrics=metrics,
-                          config=config, ucca=args.ucca, jobs=worker_count(args.jobs), dask=dask_target(args),
-                          cache=cache, progress=bar.update, documents=args.documents)  # fmt: skip
+        result = evaluate(
+            systems,
+            orig_sents=source,
+            refs_sents=refs,
+            refs_layout="sentences",
+            metrics=metrics,
+            config=config,
+            ucca=args.ucca,
+            jobs=worker_count(args.jobs),
+            dask=dask_target(args),
+            cache=cache,
+            progress=bar.update,
+            documents=args.documents,
+        )
     finally:
         bar.close()
         if cache is not None:
@@ -163,11 +211,23 @@ def run(args: argparse.Namespace) -> int:
     if args.confidence or args.paired_bs:
         from samsa.report.intervals import add_bootstrap
 
-        add_bootstrap(result, source, systems, refs, metrics, config, resamples=args.bootstrap, seed=args.seed,
-                      intervals=args.confidence, paired=args.paired_bs)  # fmt: skip
+        add_bootstrap(
+            result,
+            source,
+            systems,
+            refs,
+            metrics,
+            config,
+            resamples=args.bootstrap,
+            seed=args.seed,
+            intervals=args.confidence,
+            paired=args.paired_bs,
+        )
     if args.score_only:
-        lines = ["\t".join(_plain(v, args.width) for k, v in flatten(values).items() if k.split(".")[0] in metrics)
-                 for values in result["systems"].values()]  # fmt: skip
+        lines = [
+            "\t".join(_plain(v, args.width) for k, v in flatten(values).items() if k.split(".")[0] in metrics)
+            for values in result["systems"].values()
+        ]
         emit(args, "\n".join(lines))
         return 0
     if args.format == "json":

@@ -18,10 +18,15 @@ example:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("extract-text", help="the tokenized sentences of a UCCA XML directory", description=DESCRIPTION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
-    p.add_argument("ucca", metavar="DIR", nargs="?", default=None,
-                   help="directory of UCCA XML files (standard or site format)")  # fmt: skip
+    p = sub.add_parser(
+        "extract-text",
+        help="the tokenized sentences of a UCCA XML directory",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "ucca", metavar="DIR", nargs="?", default=None, help="directory of UCCA XML files (standard or site format)"
+    )
     p.add_argument("-i", "--ucca", dest="ucca_option", metavar="DIR", default=None, help="same as the positional DIR")
     p.add_argument("-o", "--output", metavar="FILE", default=None, help="write here instead of standard output")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar (not EASSE's -q, quality estimation)")

@@ -50,10 +50,26 @@ def add_system_options(p: argparse.ArgumentParser, *, required: bool = True) -> 
         metavar="SYSTEM",
         help="system output file(s); '-' reads standard input, as does no file when input is piped",
     )
-    p.add_argument("-i", "--input", "--system", dest="inputs", action="extend", nargs="+", default=[],
-                   metavar="FILE", help="system output file(s), as the positional SYSTEM ('-' = stdin)")  # fmt: skip
-    p.add_argument("--name", "--names", dest="names", nargs="+", default=None, metavar="NAME",
-                   help="one display name per system (default: file names)")  # fmt: skip
+    p.add_argument(
+        "-i",
+        "--input",
+        "--system",
+        dest="inputs",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="system output file(s), as the positional SYSTEM ('-' = stdin)",
+    )
+    p.add_argument(
+        "--name",
+        "--names",
+        dest="names",
+        nargs="+",
+        default=None,
+        metavar="NAME",
+        help="one display name per system (default: file names)",
+    )
     p.set_defaults(systems_required=required)
 
 
@@ -69,16 +85,20 @@ def add_data_option(p: argparse.ArgumentParser) -> None:
 def add_test_set_option(p: argparse.ArgumentParser) -> None:
     from samsa.testsets import available_test_sets
 
-    p.add_argument("-t", "--test-set", metavar="NAME", default=None,
-                   help=f"sources and references by name: {', '.join(available_test_sets())} (hsplit, turkcorpus, "
-                        "asset, ... are short names of the _test sets)")  # fmt: skip
+    p.add_argument(
+        "-t",
+        "--test-set",
+        metavar="NAME",
+        default=None,
+        help=f"sources and references by name: {', '.join(available_test_sets())} (hsplit, turkcorpus, "
+        "asset, ... are short names of the _test sets)",
+    )
     add_data_option(p)
 
 
 def add_format_options(p: argparse.ArgumentParser, choices: tuple[str, ...] = FORMATS, default: str = "table") -> None:
     g = p.add_argument_group("output")
-    g.add_argument("-f", "--format", choices=choices, default=default,
-                   help="output format (default: %(default)s)")  # fmt: skip
+    g.add_argument("-f", "--format", choices=choices, default=default, help="output format (default: %(default)s)")
     g.add_argument("--json", dest="format", action="store_const", const="json", help="same as -f json")
     g.add_argument(
         "-w",
@@ -88,8 +108,13 @@ def add_format_options(p: argparse.ArgumentParser, choices: tuple[str, ...] = FO
         metavar="N",
         help="decimals in tables (default: %(default)s)",
     )
-    g.add_argument("-o", "--output", metavar="FILE", default=None,
-                   help="write the result to FILE (atomically) instead of standard output")  # fmt: skip
+    g.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        default=None,
+        help="write the result to FILE (atomically) instead of standard output",
+    )
 
 
 def system_files(args: argparse.Namespace) -> list[tuple[str, str]]:
@@ -127,8 +152,9 @@ def read_text_lines(
 ) -> list[str]:
     """A file's lines, or standard input's for '-' (same validation, named '<stdin>')."""
     if path == STDIN:
-        return decode_lines(sys.stdin.buffer.read(), STDIN_NAME, allow_empty_lines=allow_empty_lines,
-                            max_tokens=max_tokens)  # fmt: skip
+        return decode_lines(
+            sys.stdin.buffer.read(), STDIN_NAME, allow_empty_lines=allow_empty_lines, max_tokens=max_tokens
+        )
     return read_lines(path, allow_empty_lines=allow_empty_lines, max_tokens=max_tokens)
 
 
@@ -175,8 +201,13 @@ def read_corpus(args: argparse.Namespace, *, refs: bool = True) -> tuple[str, li
         source, per = test_set_corpus(args.test_set, args.data)
         return path, source, per if refs else None
     if not args.source:
-        raise InputError(None, None, "--refs needs --source (or use -t)" if args.refs else
-                         "no sources: give -t/--test-set NAME or --source FILE")  # fmt: skip
+        raise InputError(
+            None,
+            None,
+            "--refs needs --source (or use -t)"
+            if args.refs
+            else "no sources: give -t/--test-set NAME or --source FILE",
+        )
     if getattr(args, "documents", False):
         from samsa.engine.documents import MAX_DOCUMENT_TOKENS
 

@@ -27,8 +27,12 @@ example:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("parse", help="UCCA-parse sentences into XML files", description=DESCRIPTION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p = sub.add_parser(
+        "parse",
+        help="UCCA-parse sentences into XML files",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("-i", "--input", required=True, metavar="FILE", help="one sentence per line")
     p.add_argument(
         "-o",
@@ -39,10 +43,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="the directory of XML files to write (replaced as a whole at the end)",
     )
-    p.add_argument("--tokenizer", choices=("none", "spacy"), default="spacy",
-                   help="'none': the input is tokenized, keep its tokens (default: %(default)s)")  # fmt: skip
-    p.add_argument("--parser", default="builtin", help=f"parser; builtin:accurate or builtin:mpnet for those pipelines "
-                   f"(available: {', '.join(available('parsers'))})")  # fmt: skip
+    p.add_argument(
+        "--tokenizer",
+        choices=("none", "spacy"),
+        default="spacy",
+        help="'none': the input is tokenized, keep its tokens (default: %(default)s)",
+    )
+    p.add_argument(
+        "--parser",
+        default="builtin",
+        help=f"parser; builtin:accurate or builtin:mpnet for those pipelines "
+        f"(available: {', '.join(available('parsers'))})",
+    )
     add_runtime_options(p)
     p.set_defaults(run=run)
 
@@ -54,8 +66,7 @@ def run(args: argparse.Namespace) -> int:
     parser = get_parser(args.parser)
     sentences = [line.split() for line in lines] if args.tokenizer == "none" else lines
     width = max(6, len(str(len(lines))))
-    executor = make_executor(Job(parser=parser, score=False), jobs=worker_count(args.jobs),
-                             dask=dask_target(args))  # fmt: skip
+    executor = make_executor(Job(parser=parser, score=False), jobs=worker_count(args.jobs), dask=dask_target(args))
     cache = open_cache(args)
     bar = progress_bar(len(lines), "parse", args.quiet)
     # everything goes to a fresh directory beside the target, which replaces it only at the end: an interrupted
@@ -88,8 +99,9 @@ def _check_reusable(out: Path) -> None:
         return
     other = sorted(p.name for p in out.iterdir() if not (p.suffix == ".xml" and p.is_file()))
     if other:
-        raise OutputError(out, f"holds files samsa parse did not write ({', '.join(other[:3])}); "
-                          "choose a new or empty directory")  # fmt: skip
+        raise OutputError(
+            out, f"holds files samsa parse did not write ({', '.join(other[:3])}); choose a new or empty directory"
+        )
 
 
 def _swap_in(staging: Path, out: Path) -> None:

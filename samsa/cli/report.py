@@ -45,9 +45,13 @@ paper's definition (--compat paper) here.
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("report", help="an offline HTML report that explains every SAMSA score",
-                       description=DESCRIPTION, epilog=EPILOG,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p = sub.add_parser(
+        "report",
+        help="an offline HTML report that explains every SAMSA score",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     add_system_options(p)
     add_test_set_option(p)
     p.add_argument("--source", metavar="FILE", help="source sentences (instead of -t)")
@@ -60,8 +64,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "(--ucca DIR then holds a sub-folder of sentence XML files, or one passage file, per document)",
     )
     p.add_argument("--no-refs", action="store_true", help="reference-free report even when the test set has some")
-    p.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default="wordpunct",
-                   help="SAMSA's output tokenizer (default: %(default)s)")  # fmt: skip
+    p.add_argument(
+        "--tokenizer",
+        choices=sorted(TOKENIZERS),
+        default="wordpunct",
+        help="SAMSA's output tokenizer (default: %(default)s)",
+    )
     p.add_argument("--sentence-separator", metavar="SEP", default=None, help="sentence separator in output lines")
     add_splitter_option(p)
     p.add_argument(
@@ -120,18 +128,37 @@ def run(args: argparse.Namespace) -> int:
         cache = open_cache(args)
         try:
             with progress_bar(len(sources), "parse", args.quiet) as bar:
-                graphs = parse_corpus(parser, sources, cache=cache, jobs=worker_count(args.jobs),
-                                      dask=dask_target(args), progress=bar.update)  # fmt: skip
+                graphs = parse_corpus(
+                    parser,
+                    sources,
+                    cache=cache,
+                    jobs=worker_count(args.jobs),
+                    dask=dask_target(args),
+                    progress=bar.update,
+                )
         finally:
             if cache is not None:
                 cache.close()
         annotation = f"parsed ({parser.signature()})"
     metric = Samsa(tokenizer=args.tokenizer, separator=args.sentence_separator, parser=parser, splitter=args.splitter)
-    info = {"title": args.title or f"SAMSA report{': ' + test_set if test_set else ''}", "test_set": test_set,
-            "annotation": annotation, "references": _ref_counts(refs)}  # fmt: skip
+    info = {
+        "title": args.title or f"SAMSA report{': ' + test_set if test_set else ''}",
+        "test_set": test_set,
+        "annotation": annotation,
+        "references": _ref_counts(refs),
+    }
     with progress_bar(len(graphs), "report", args.quiet) as bar:
-        data = build_report(graphs, sources, systems, metric=metric, refs=refs, resamples=args.bootstrap,
-                            seed=args.seed, info=info, progress=bar.update)  # fmt: skip
+        data = build_report(
+            graphs,
+            sources,
+            systems,
+            metric=metric,
+            refs=refs,
+            resamples=args.bootstrap,
+            seed=args.seed,
+            info=info,
+            progress=bar.update,
+        )
     _write(args.output, render_html(data), f"{len(graphs)} sentences, {len(systems)} system(s)")
     return 0
 
@@ -172,19 +199,39 @@ def _documents_report(
         cache = open_cache(args)
         try:
             with progress_bar(sum(map(len, texts)), "parse", args.quiet) as bar:
-                run = parse_documents(parser, texts, cache=cache, jobs=worker_count(args.jobs), dask=dask_target(args),
-                                      progress=bar.update)  # fmt: skip
+                run = parse_documents(
+                    parser,
+                    texts,
+                    cache=cache,
+                    jobs=worker_count(args.jobs),
+                    dask=dask_target(args),
+                    progress=bar.update,
+                )
                 graphs = list(run)
         finally:
             if cache is not None:
                 cache.close()
         annotation = f"parsed ({parser.signature()})"
     metric = Samsa(tokenizer=args.tokenizer, separator=args.sentence_separator, parser=parser, splitter=args.splitter)
-    info = {"title": args.title or "SAMSA report (documents)", "test_set": None, "annotation": annotation,
-            "references": _ref_counts(refs)}  # fmt: skip
+    info = {
+        "title": args.title or "SAMSA report (documents)",
+        "test_set": None,
+        "annotation": annotation,
+        "references": _ref_counts(refs),
+    }
     with progress_bar(len(graphs), "report", args.quiet) as bar:
-        data = build_report(graphs, sources, systems, metric=metric, refs=refs, resamples=args.bootstrap,
-                            seed=args.seed, info=info, progress=bar.update, documents=True)  # fmt: skip
+        data = build_report(
+            graphs,
+            sources,
+            systems,
+            metric=metric,
+            refs=refs,
+            resamples=args.bootstrap,
+            seed=args.seed,
+            info=info,
+            progress=bar.update,
+            documents=True,
+        )
     _write(args.output, render_html(data), f"{len(graphs)} documents, {len(systems)} system(s)")
     return 0
 

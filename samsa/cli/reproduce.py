@@ -25,8 +25,12 @@ examples:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("reproduce", help="recompute a published table", description=DESCRIPTION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p = sub.add_parser(
+        "reproduce",
+        help="recompute a published table",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("table", choices=TABLES)
     add_data_option(p)
     p.add_argument(
@@ -64,8 +68,14 @@ def run(args: argparse.Namespace) -> int:
         cache = open_cache(args)
         bar = progress_bar(None, "samsa", args.quiet)
         try:
-            result = R.samsa_correlations(data, aligner=args.aligner, jobs=worker_count(args.jobs),
-                                          dask=dask_target(args), cache=cache, progress=bar.update)  # fmt: skip
+            result = R.samsa_correlations(
+                data,
+                aligner=args.aligner,
+                jobs=worker_count(args.jobs),
+                dask=dask_target(args),
+                cache=cache,
+                progress=bar.update,
+            )
         finally:
             bar.close()
             if cache is not None:
@@ -102,19 +112,25 @@ def table2_markdown(result: dict[str, Any], paper: dict[str, Any]) -> str:
         out.append("| metric | " + " | ".join(DIMS) + " |")
         out.append("|---|" + "---|" * len(DIMS))
         for m, row in result[group].items():
-            cells = [f"{row[d]:+.2f} [{result['p_one_sided'][group][m][d]:.2g}] ({paper[group][m][d]:+.2f})"
-                     for d in DIMS]  # fmt: skip
+            cells = [
+                f"{row[d]:+.2f} [{result['p_one_sided'][group][m][d]:.2g}] ({paper[group][m][d]:+.2f})" for d in DIMS
+            ]
             out.append(f"| {m} | " + " | ".join(cells) + " |")
     return "\n".join(out)
 
 
 def samsa_correlations_markdown(result: dict[str, Any]) -> str:
-    lines = [f"{result['n_systems']} systems (acl2018 + HSplit1-4), first {result['first']} sentences; "
-             f"`{result['signature']}`", "", "| metric | " + " | ".join(f"{d} (Spearman / Pearson)" for d in DIMS)
-             + " |", "|---|" + "---|" * len(DIMS)]  # fmt: skip
+    lines = [
+        f"{result['n_systems']} systems (acl2018 + HSplit1-4), first {result['first']} sentences; "
+        f"`{result['signature']}`",
+        "",
+        "| metric | " + " | ".join(f"{d} (Spearman / Pearson)" for d in DIMS) + " |",
+        "|---|" + "---|" * len(DIMS),
+    ]
     for m, row in result["correlations"].items():
-        cells = [f"{row[d]['spearman']:+.2f} [{row[d]['spearman_p_one_sided']:.2g}] / {row[d]['pearson']:+.2f}"
-                 for d in DIMS]  # fmt: skip
+        cells = [
+            f"{row[d]['spearman']:+.2f} [{row[d]['spearman_p_one_sided']:.2g}] / {row[d]['pearson']:+.2f}" for d in DIMS
+        ]
         lines.append(f"| {m} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -127,6 +143,12 @@ def _plots(result: dict[str, Any], out: Path) -> None:
     for m in ("SAMSA", "SAMSA-abl"):
         for d in DIMS:
             row = result["correlations"][m][d]
-            scatter_plot([result["systems"][s][m] for s in systems], [result["human"][s][d] for s in systems],
-                         [s.split(" (")[0] for s in systems], out / f"{m}_vs_{d}.png", xlabel=m,
-                         ylabel=f"human {d}", title=f"{m} vs {d}: Spearman {row['spearman']:+.2f}")  # fmt: skip
+            scatter_plot(
+                [result["systems"][s][m] for s in systems],
+                [result["human"][s][d] for s in systems],
+                [s.split(" (")[0] for s in systems],
+                out / f"{m}_vs_{d}.png",
+                xlabel=m,
+                ylabel=f"human {d}",
+                title=f"{m} vs {d}: Spearman {row['spearman']:+.2f}",
+            )

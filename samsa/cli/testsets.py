@@ -19,8 +19,12 @@ example:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("test-sets", help="list the named test sets and check the data root",
-                       description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p = sub.add_parser(
+        "test-sets",
+        help="list the named test sets and check the data root",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     add_data_option(p)
     p.add_argument("-f", "--format", choices=("table", "json"), default="table", help="(default: %(default)s)")
     p.add_argument("--json", dest="format", action="store_const", const="json", help="same as -f json")
@@ -46,8 +50,16 @@ def run(args: argparse.Namespace) -> int:
     for ts in TEST_SETS.values():
         files = [ts.orig, *ts.refs]
         found = None if root is None else all((root.path / f).is_file() for f in files)
-        rows.append({"name": ts.name, "refs": len(ts.refs), "found": {None: "?", True: "yes", False: "no"}[found],
-                     "source": ts.orig, "licence": ts.licence, "description": ts.description})  # fmt: skip
+        rows.append(
+            {
+                "name": ts.name,
+                "refs": len(ts.refs),
+                "found": {None: "?", True: "yes", False: "no"}[found],
+                "source": ts.orig,
+                "licence": ts.licence,
+                "description": ts.description,
+            }
+        )
     if args.format == "json":
         print(json.dumps({"data_root": str(root.path) if root else None, "test_sets": rows}, indent=2))
     else:

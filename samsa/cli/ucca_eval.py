@@ -26,15 +26,22 @@ examples:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("ucca-eval", help="UCCA evaluation (labeled F1, scene F1)", description=DESCRIPTION,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p = sub.add_parser(
+        "ucca-eval",
+        help="UCCA evaluation (labeled F1, scene F1)",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("gold", metavar="GOLD_DIR")
     p.add_argument("pred", metavar="PRED_DIR")
     add_format_options(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar (not EASSE's -q, quality estimation)")
-    p.add_argument("--normalize", action="store_true",
-                   help="apply the ucca evaluator's normalization first, as the SemEval 2019 scorer does (needs the "
-                        "optional ucca package; default: off, the ucca evaluator's normalize=False)")  # fmt: skip
+    p.add_argument(
+        "--normalize",
+        action="store_true",
+        help="apply the ucca evaluator's normalization first, as the SemEval 2019 scorer does (needs the "
+        "optional ucca package; default: off, the ucca evaluator's normalize=False)",
+    )
     p.set_defaults(run=run)
 
 
@@ -62,19 +69,34 @@ def run(args: argparse.Namespace) -> int:
 
         normalization = f"ucca-{ucca_version()}"
     if args.format == "json":
-        emit(args, json.dumps({"passages": len(pairs), "normalization": normalization, **scores, "scenes": scenes},
-                              indent=2))  # fmt: skip
+        emit(
+            args,
+            json.dumps({"passages": len(pairs), "normalization": normalization, **scores, "scenes": scenes}, indent=2),
+        )
         return 0
     from samsa.tables import render
 
-    rows = [{"type": t, "construction": c, "P": v["p"], "R": v["r"], "F1": v["f1"], "guessed": v["guessed"],
-             "ref": v["ref"], "matches": v["matches"]}
-            for t, by_c in scores.items() for c, v in by_c.items()]  # fmt: skip
+    rows = [
+        {
+            "type": t,
+            "construction": c,
+            "P": v["p"],
+            "R": v["r"],
+            "F1": v["f1"],
+            "guessed": v["guessed"],
+            "ref": v["ref"],
+            "matches": v["matches"],
+        }
+        for t, by_c in scores.items()
+        for c, v in by_c.items()
+    ]
     table = render(rows, list(rows[0]), args.format, width=max(args.width, 3))
-    note = (f"scene F1 {scenes['scene_f1']:.3f} (P {scenes['scene_p']:.3f}, R {scenes['scene_r']:.3f}); "
-            f"main-relation center accuracy {scenes['main_relation_center_accuracy']:.3f}; "
-            f"participant center accuracy {scenes['participant_center_accuracy']:.3f}\n"
-            f"normalization: {normalization} (UCCA F1 rows; scene scores are never normalized)")  # fmt: skip
+    note = (
+        f"scene F1 {scenes['scene_f1']:.3f} (P {scenes['scene_p']:.3f}, R {scenes['scene_r']:.3f}); "
+        f"main-relation center accuracy {scenes['main_relation_center_accuracy']:.3f}; "
+        f"participant center accuracy {scenes['participant_center_accuracy']:.3f}\n"
+        f"normalization: {normalization} (UCCA F1 rows; scene scores are never normalized)"
+    )
     if args.format == "csv":
         emit(args, table)
     elif args.format == "latex":

@@ -20,9 +20,15 @@ def corpus_bleu(
     use_effective_order: bool = False,
 ) -> float:
     """Corpus BLEU (0-100); ``force`` is accepted for compatibility (inputs are always tokenized first)."""
-    return lexical.corpus_bleu(sys_sents, refs_sents, lowercase=lowercase, tokenizer=tokenizer,
-                               smooth_method=smooth_method, smooth_value=smooth_value,
-                               effective_order=use_effective_order)  # fmt: skip
+    return lexical.corpus_bleu(
+        sys_sents,
+        refs_sents,
+        lowercase=lowercase,
+        tokenizer=tokenizer,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=use_effective_order,
+    )
 
 
 def sentence_bleu(
@@ -35,9 +41,15 @@ def sentence_bleu(
     use_effective_order: bool = True,
 ) -> float:
     """Sentence BLEU (0-100) with EASSE's defaults (floor smoothing, effective order)."""
-    return lexical.sentence_bleu(sys_sent, ref_sents, lowercase=lowercase, tokenizer=tokenizer,
-                                 smooth_method=smooth_method, smooth_value=smooth_value,
-                                 effective_order=use_effective_order)  # fmt: skip
+    return lexical.sentence_bleu(
+        sys_sent,
+        ref_sents,
+        lowercase=lowercase,
+        tokenizer=tokenizer,
+        smooth_method=smooth_method,
+        smooth_value=smooth_value,
+        effective_order=use_effective_order,
+    )
 
 
 def corpus_averaged_sentence_bleu(
@@ -51,8 +63,10 @@ def corpus_averaged_sentence_bleu(
 ) -> float:
     """Mean of sentence BLEU over the corpus (references as streams), as EASSE's macro-averaged BLEU."""
     per_sentence = lexical.per_sentence_refs(refs_sents, len(sys_sents))
-    scores = [sentence_bleu(s, rs, smooth_method, smooth_value, lowercase, tokenizer, use_effective_order)
-              for s, rs in zip(sys_sents, per_sentence, strict=True)]  # fmt: skip
+    scores = [
+        sentence_bleu(s, rs, smooth_method, smooth_value, lowercase, tokenizer, use_effective_order)
+        for s, rs in zip(sys_sents, per_sentence, strict=True)
+    ]
     return sum(scores) / len(scores)
 
 

@@ -22,17 +22,25 @@ def _settings(lowercase: bool, tokenizer: str, verbose: bool, extra: dict[str, A
 
 
 def get_samsa_sentence_scores(
-    orig_sents: Sequence[Any], sys_sents: Sequence[str], lowercase: bool = False, tokenizer: str = "13a",
-    verbose: bool = False, **settings: Any,
-) -> list[float]:  # fmt: skip
+    orig_sents: Sequence[Any],
+    sys_sents: Sequence[str],
+    lowercase: bool = False,
+    tokenizer: str = "13a",
+    verbose: bool = False,
+    **settings: Any,
+) -> list[float]:
     """SAMSA (0-100) of each sentence pair."""
     return metric.get_samsa_sentence_scores(orig_sents, sys_sents, **_settings(lowercase, tokenizer, verbose, settings))
 
 
 def corpus_samsa(
-    orig_sents: Sequence[Any], sys_sents: Sequence[str], lowercase: bool = False, tokenizer: str = "13a",
-    verbose: bool = False, **settings: Any,
-) -> float:  # fmt: skip
+    orig_sents: Sequence[Any],
+    sys_sents: Sequence[str],
+    lowercase: bool = False,
+    tokenizer: str = "13a",
+    verbose: bool = False,
+    **settings: Any,
+) -> float:
     """Corpus SAMSA (0-100): the mean of sentence scores."""
     return metric.corpus_samsa(orig_sents, sys_sents, **_settings(lowercase, tokenizer, verbose, settings))
 

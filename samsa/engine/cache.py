@@ -6,7 +6,7 @@ is keyed by the parser's full cache key (signature, weights digest, spaCy model:
 ``BuiltinParser.cache_key``) and the exact input (the token list, or the raw
 string for a parser that tokenizes itself), and stores the graph as
 :func:`samsa.ucca.graph.to_json`, compressed, and beside it the graph's paper-mode
-scoring structure (:func:`samsa.engine.structures.encode_structure`, tagged with
+scoring structure (:func:`samsa.engine.entries.encode_structure`, tagged with
 the version of the scene rules that derived it): a warm ``samsa score`` reads
 only the structure and never rebuilds a graph.
 
@@ -38,12 +38,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import sqlite3
 import sys
 import time
-import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -51,8 +49,8 @@ from typing import Any
 import networkx as nx
 
 from samsa.engine.cache_file import APPLICATION_ID, default_cache_path, samsa_owned
+from samsa.engine.entries import decode_graph, encode_graph, input_text
 from samsa.errors import InputError
-from samsa.ucca.graph import from_json, to_json, tokens
 
 __all__ = ["SCHEMA", "ParseCache", "decode_graph", "default_cache_path", "encode_graph", "input_text"]
 
@@ -71,29 +69,6 @@ CREATE TABLE IF NOT EXISTS parses (
     scenes_version TEXT
 ) WITHOUT ROWID;
 """
-
-
-def input_text(sentence: str | Sequence[str]) -> str:
-    """The cache's canonical form of one parser input: raw text and token lists never collide."""
-    if isinstance(sentence, str):
-        return json.dumps(["text", sentence], ensure_ascii=False)
-    return json.dumps(["tokens", list(sentence)], ensure_ascii=False)
-
-
-def encode_graph(g: nx.DiGraph) -> bytes:
-    """A graph as the cache stores it (compressed compact JSON); workers encode in parallel, the parent only writes."""
-    return zlib.compress(to_json(g).encode("utf-8"), 6)
-
-
-def decode_graph(payload: bytes, sentence: str | Sequence[str]) -> nx.DiGraph | None:
-    """The graph in ``payload``, or None when it does not decode or its tokens are not ``sentence``'s."""
-    try:
-        g = from_json(zlib.decompress(payload))
-    except (ValueError, zlib.error):
-        return None
-    if not isinstance(sentence, str) and tokens(g) != list(sentence):
-        return None
-    return g
 
 
 def _key(parser_key: str, text: str) -> bytes:
@@ -167,8 +142,10 @@ class ParseCache:
         """The connection, or None (with one warning) when the path holds something that is not samsa's."""
         owned = samsa_owned(self.path)
         if owned is False:
-            self._warn("is not a samsa parse cache; it is left as it is and this run uses no cache "
-                       "(give --cache another path, or --no-cache)")  # fmt: skip
+            self._warn(
+                "is not a samsa parse cache; it is left as it is and this run uses no cache "
+                "(give --cache another path, or --no-cache)"
+            )
             return None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -272,10 +249,12 @@ class ParseCache:
         found: dict[bytes, tuple[str, str, bytes | None, bytes | None, bytes | None]] = {}
         unique = list(dict.fromkeys(keys))
         # the graph is read only where no usable structure is: the warm path never moves graphs
-        query = ("SELECT key, parser, input, CASE WHEN scenes_version = ?1 THEN NULL ELSE payload END, "
-                 "CASE WHEN scenes_version = ?1 THEN NULL ELSE digest END, "
-                 "CASE WHEN scenes_version = ?1 THEN scenes END, CASE WHEN scenes_version = ?1 THEN scenes_digest END "
-                 "FROM parses WHERE key IN ({})")  # fmt: skip
+        query = (
+            "SELECT key, parser, input, CASE WHEN scenes_version = ?1 THEN NULL ELSE payload END, "
+            "CASE WHEN scenes_version = ?1 THEN NULL ELSE digest END, "
+            "CASE WHEN scenes_version = ?1 THEN scenes END, CASE WHEN scenes_version = ?1 THEN scenes_digest END "
+            "FROM parses WHERE key IN ({})"
+        )
         for b in range(0, len(unique), 500):  # SQLite's bound-variable limit
             chunk = unique[b : b + 500]
             marks = ",".join(f"?{k + 2}" for k in range(len(chunk)))
@@ -283,8 +262,13 @@ class ParseCache:
                 payload, digest = (bytes(r[3]), bytes(r[4])) if r[3] is not None else (None, None)
                 found[bytes(r[0])] = (r[1], r[2], payload, digest, None)
                 if r[5] is not None:
-                    found[bytes(r[0])] = (r[1], r[2], bytes(r[5]), bytes(r[6]) if r[6] is not None else None,
-                                          bytes(r[5]))  # fmt: skip
+                    found[bytes(r[0])] = (
+                        r[1],
+                        r[2],
+                        bytes(r[5]),
+                        bytes(r[6]) if r[6] is not None else None,
+                        bytes(r[5]),
+                    )
         out: list[tuple[bytes | None, bytes | None] | None] = []
         for text, key in zip(texts, keys, strict=True):
             row = found.get(key)
@@ -368,10 +352,18 @@ class ParseCache:
         """Path, size, entry count, and entries per parser key."""
         db = self._usable_db()
         per_parser = dict(db.execute("SELECT parser, COUNT(*) FROM parses GROUP BY parser ORDER BY parser"))
-        size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file()
-                   and not p.name.startswith(self.path.name + ".corrupt"))  # fmt: skip
-        return {"path": str(self.path), "schema": SCHEMA, "entries": sum(per_parser.values()), "bytes": size,
-                "parsers": per_parser}  # fmt: skip
+        size = sum(
+            p.stat().st_size
+            for p in self.path.parent.glob(self.path.name + "*")
+            if p.is_file() and not p.name.startswith(self.path.name + ".corrupt")
+        )
+        return {
+            "path": str(self.path),
+            "schema": SCHEMA,
+            "entries": sum(per_parser.values()),
+            "bytes": size,
+            "parsers": per_parser,
+        }
 
     def clear(self) -> int:
         """Delete every entry; returns how many there were."""

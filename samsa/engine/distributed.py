@@ -105,8 +105,9 @@ class DaskExecutor:
             # threshold) read when it is created; samsa's allocator setting replaces that threshold
             environ = {**dask.config.get("distributed.nanny.pre-spawn-environ", {}), **allocator_environ()}
             with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}), _environ_kept(environ):
-                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                            dashboard_address=None)  # fmt: skip
+                self.cluster = LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+                )
             self.client = Client(self.cluster)
         else:
             self.client = Client(address)

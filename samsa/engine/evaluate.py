@@ -102,8 +102,11 @@ def evaluate(
         refs = per_sentence_refs(refs_sents, len(source), refs_layout) if refs_sents else None
     for name, outs in systems.items():
         if len(outs) != len(source):
-            raise InputError(name, min(len(outs), len(source)) + 1,
-                             f"has {len(outs)} lines for {len(source)} sources; must be line-parallel")  # fmt: skip
+            raise InputError(
+                name,
+                min(len(outs), len(source)) + 1,
+                f"has {len(outs)} lines for {len(source)} sources; must be line-parallel",
+            )
     missing = sorted(set(wanted) & NEEDS_REFERENCES)
     if missing and not refs:
         raise InputError(None, None, f"metric(s) {', '.join(missing)} need references (--refs or a test set)")
@@ -115,16 +118,26 @@ def evaluate(
         signatures.update(r.pop("signatures"))
         results[name] = r
     if "samsa" in wanted:
-        scores, sig = _samsa(source, [list(o) for o in systems.values()], config, ucca, jobs, dask, cache, progress,
-                             documents)  # fmt: skip
+        scores, sig = _samsa(
+            source, [list(o) for o in systems.values()], config, ucca, jobs, dask, cache, progress, documents
+        )
         for name, (samsa_score, abl) in zip(systems, scores, strict=True):
             results[name].update(samsa=samsa_score, samsa_abl=abl)
         signatures.update(samsa=sig, samsa_abl=sig)
     return {"test_set": test_set, "systems": results, "signatures": signatures}
 
 
-def _samsa(source: list[str], systems: list[list[str]], config: SuiteConfig, ucca: Any, jobs: int, dask: Any,
-           cache: Any, progress: Any, documents: bool = False) -> tuple[list[tuple[float, float]], str]:  # fmt: skip
+def _samsa(
+    source: list[str],
+    systems: list[list[str]],
+    config: SuiteConfig,
+    ucca: Any,
+    jobs: int,
+    dask: Any,
+    cache: Any,
+    progress: Any,
+    documents: bool = False,
+) -> tuple[list[tuple[float, float]], str]:
     """SAMSA of every system in one pass: gold UCCA of ``ucca``, else the built-in parser's UCCA of the sources."""
     from samsa.engine.pipeline import Job, score_means
     from samsa.registry import get_parser

@@ -85,9 +85,15 @@ class Worker:
         self.metric = None
         if job.score:
             name, options = job.aligner
-            self.metric = Samsa(aligner=get_aligner(name, **options), compat=job.compat, tokenizer=job.tokenizer,
-                                separator=job.separator, parser=job.parser, splitter=job.splitter,
-                                lowercase=job.lowercase)  # fmt: skip
+            self.metric = Samsa(
+                aligner=get_aligner(name, **options),
+                compat=job.compat,
+                tokenizer=job.tokenizer,
+                separator=job.separator,
+                parser=job.parser,
+                splitter=job.splitter,
+                lowercase=job.lowercase,
+            )
 
     @property
     def paper(self) -> bool:
@@ -98,8 +104,7 @@ class Worker:
         """The graph or (cache hits in paper mode) the structure of each item. Items are parsed here when they
         are raw, or when their cached entry does not decode (``repaired``); every graph that did not come from
         the cache is validated; lenient mode drops an item that does not load or validate (``dropped``)."""
-        from samsa.engine.cache import decode_graph
-        from samsa.engine.structures import decode_structure
+        from samsa.engine.entries import decode_graph, decode_structure
         from samsa.ucca.validate import check_passage
         from samsa.ucca.xml import load_passage
 
@@ -141,8 +146,7 @@ class Worker:
         """Score a chunk; ``want`` says which graphs travel back: ``all`` (as graphs, parsed ones also encoded for
         the cache), ``graphs`` (as graphs only: nobody caches them), ``parsed`` (encoded for the cache, with their
         paper-mode structures) or ``none``."""
-        from samsa.engine.cache import encode_graph
-        from samsa.engine.structures import encode_structure
+        from samsa.engine.entries import encode_graph, encode_structure
 
         got = self.load(items)
         keep = [k for k, d in enumerate(got.dropped) if d is None]
@@ -165,15 +169,20 @@ class Worker:
                 and (got.parsed[k] or it.scenes is None)
             ):
                 scenes = encode_structure(st, g).encode("utf-8")
-            out.append(ItemResult(g if want in ("all", "graphs") else None,
-                                  payload=encode_graph(g) if got.parsed[k] and want in ("all", "parsed") else None,
-                                  scenes=scenes, repaired=got.repaired[k], dropped=got.dropped[k]))  # fmt: skip
+            out.append(
+                ItemResult(
+                    g if want in ("all", "graphs") else None,
+                    payload=encode_graph(g) if got.parsed[k] and want in ("all", "parsed") else None,
+                    scenes=scenes,
+                    repaired=got.repaired[k],
+                    dropped=got.dropped[k],
+                )
+            )
         if self.metric is None:
             return out
         for s in range(n_systems):
             outputs = [items[k].outputs[s] for k in keep]
-            self.metric.prepare([got.graphs[k] for k in keep], outputs,
-                                structures=[got.structures[k] for k in keep])  # fmt: skip
+            self.metric.prepare([got.graphs[k] for k in keep], outputs, structures=[got.structures[k] for k in keep])
             for k, line in zip(keep, outputs, strict=True):
                 try:
                     out[k].results.append(self.metric.score_graph(got.graphs[k], line, structure=got.structures[k]))
@@ -302,9 +311,11 @@ class PoolExecutor:
         self.forks = method == "fork"
         self.started = False
         self._new_pool = lambda: ProcessPoolExecutor(
-            max_workers=jobs, mp_context=ctx, initializer=_init_process,
+            max_workers=jobs,
+            mp_context=ctx,
+            initializer=_init_process,
             initargs=(job, os.getpid(), threading.current_thread() is threading.main_thread()),
-        )  # fmt: skip
+        )
         self.pool: Any = self._new_pool()
 
     def map(self, tasks: Iterable[list[Item]], want: str) -> Iterator[list[ItemResult]]:

@@ -147,7 +147,7 @@ def run_items(
     documents, take smaller chunks). A run that only scores in paper mode reads
     and writes the structures the cache keeps beside its graphs.
     """
-    from samsa.engine.structures import structure_version
+    from samsa.engine.entries import structure_version
 
     key = parser.cache_key() if cache is not None and parser is not None and hasattr(parser, "cache_key") else None
     job = getattr(executor, "job", None)
@@ -183,10 +183,14 @@ def _store(cache: Any, key: str, version: str | None, chunk: list[Item], results
     new = [(it.source, r.payload, r.scenes) for it, r in zip(chunk, results, strict=True) if r.payload is not None]
     cache.dropped += sum(r.repaired for r in results)
     if new:
-        cache.put_encoded(key, [s for s, _, _ in new], [b for _, b, _ in new],
-                          [st for _, _, st in new] if version else None, version)  # fmt: skip
-    derived = [(it.source, r.scenes) for it, r in zip(chunk, results, strict=True)
-               if r.payload is None and r.scenes is not None]  # fmt: skip
+        cache.put_encoded(
+            key, [s for s, _, _ in new], [b for _, b, _ in new], [st for _, _, st in new] if version else None, version
+        )
+    derived = [
+        (it.source, r.scenes)
+        for it, r in zip(chunk, results, strict=True)
+        if r.payload is None and r.scenes is not None
+    ]
     if derived and version:
         cache.put_scenes(key, [s for s, _ in derived], [st for _, st in derived], version)
 
@@ -204,8 +208,10 @@ def parse_corpus(
     executor = make_executor(Job(parser=parser, score=False), jobs=jobs, dask=dask)
     try:
         items = (Item("parse", s) for s in sentences)
-        graphs = [_graph(r) for _, r in run_items(items, executor, cache=cache, parser=parser, return_graphs=True,
-                                                progress=progress)]  # fmt: skip
+        graphs = [
+            _graph(r)
+            for _, r in run_items(items, executor, cache=cache, parser=parser, return_graphs=True, progress=progress)
+        ]
     finally:
         executor.close()
     for k, g in enumerate(graphs, 1):
@@ -233,8 +239,9 @@ def score_means(
     from samsa.scoring import corpus_mean
 
     columns = list(zip(*systems, strict=True))
-    items = (Item(kind, src, outs, str(src) if kind == "xml" else "") for src, outs in zip(sources, columns,
-                                                                                            strict=True))  # fmt: skip
+    items = (
+        Item(kind, src, outs, str(src) if kind == "xml" else "") for src, outs in zip(sources, columns, strict=True)
+    )
     scores: list[tuple[list[float], list[float]]] = [([], []) for _ in systems]
     executor = make_executor(job, jobs=jobs, dask=dask)
     try:

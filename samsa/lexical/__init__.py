@@ -231,9 +231,14 @@ def corpus_fkbleu(
 ) -> float:
     """Corpus FKBLEU (0-100): corpus iBLEU and the mean of Xu's sentence FK of inputs and outputs."""
     ib = corpus_ibleu(
-        orig_sents, sys_sents, refs_sents, lowercase=lowercase, tokenizer=tokenizer, unescape=unescape,
+        orig_sents,
+        sys_sents,
+        refs_sents,
+        lowercase=lowercase,
+        tokenizer=tokenizer,
+        unescape=unescape,
         refs_layout=refs_layout,
-    )  # fmt: skip
+    )
     fk_in = [sentence_fk_xu(s.split()) for s in _norm_all(orig_sents, lowercase, tokenizer, unescape)]
     fk_out = [sentence_fk_xu(s.split()) for s in _norm_all(sys_sents, lowercase, tokenizer, unescape)]
     n = len(fk_in)

@@ -87,8 +87,12 @@ def evaluate_lexical(
     if c.prenorm is not None and c.prenorm not in _PRENORMS:
         raise ConfigError(f"unknown prenorm {c.prenorm!r}; choose from {', '.join(_PRENORMS)}")
     pre = _PRENORMS.get(c.prenorm or "", {})
-    common = {"tok": c.tokenizer, "lc": c.lowercase or pre.get("lc", False),
-              "unesc": c.unescape or pre.get("unesc", False), "norm": c.prenorm}  # fmt: skip
+    common = {
+        "tok": c.tokenizer,
+        "lc": c.lowercase or pre.get("lc", False),
+        "unesc": c.unescape or pre.get("unesc", False),
+        "norm": c.prenorm,
+    }
     nrefs = _refs_field(refs)
     out: dict[str, Any] = {}
     sigs: dict[str, str] = {}
@@ -101,26 +105,42 @@ def evaluate_lexical(
     if wanted & {"sari", "sari_add", "sari_keep", "sari_del"}:
         legacy = c.legacy and c.sari_variant == "easse"
         comp = L.sari_components(
-            orig if legacy else n_orig, n_sys, n_refs, variant=c.sari_variant, legacy=legacy,
-            use_f1_for_deletion=c.sari_del_f1, refs_layout="sentences", **done,
-        )  # fmt: skip
+            orig if legacy else n_orig,
+            n_sys,
+            n_refs,
+            variant=c.sari_variant,
+            legacy=legacy,
+            use_f1_for_deletion=c.sari_del_f1,
+            refs_layout="sentences",
+            **done,
+        )
         del_kind = "f1" if (c.sari_variant == "easse" and c.sari_del_f1) else "prec"
         sig = format_signature(
             "SARI",
-            {"variant": c.sari_variant, "refs": nrefs, **common, "legacy": c.legacy if c.sari_variant == "easse"
-             else None, "del": del_kind},
+            {
+                "variant": c.sari_variant,
+                "refs": nrefs,
+                **common,
+                "legacy": c.legacy if c.sari_variant == "easse" else None,
+                "del": del_kind,
+            },
             __version__,
-        )  # fmt: skip
-        for key, value in (("sari", comp.sari), ("sari_add", comp.add), ("sari_keep", comp.keep),
-                           ("sari_del", comp.delete)):  # fmt: skip
+        )
+        for key, value in (
+            ("sari", comp.sari),
+            ("sari_add", comp.add),
+            ("sari_keep", comp.keep),
+            ("sari_del", comp.delete),
+        ):
             if key in wanted:
                 out[key], sigs[key] = value, sig
     if wanted & {"bleu", "ibleu", "fkbleu"}:
         bleu = L.corpus_bleu(n_sys, n_refs, refs_layout="sentences", **done)
         if "bleu" in wanted:
             out["bleu"] = bleu
-            sigs["bleu"] = format_signature("BLEU", {"refs": nrefs, **common, "smooth": "exp", "eff": False,
-                                                     "impl": "sacrebleu"}, __version__)  # fmt: skip
+            sigs["bleu"] = format_signature(
+                "BLEU", {"refs": nrefs, **common, "smooth": "exp", "eff": False, "impl": "sacrebleu"}, __version__
+            )
         copy_bleu = L.corpus_bleu(n_sys, [n_orig], **done) if wanted & {"ibleu", "fkbleu"} else 0.0
         ibleu = c.ibleu_alpha * bleu - (1 - c.ibleu_alpha) * copy_bleu
         if "ibleu" in wanted:
@@ -131,9 +151,17 @@ def evaluate_lexical(
             fk_out = sum(sentence_fk_xu(x.split()) for x in n_sys) / len(n_sys)
             out["fkbleu"] = 100.0 * fkbleu(ibleu / 100.0, fk_in, fk_out, form=c.fkbleu_form, sign=c.fkbleu_sign)
             sigs["fkbleu"] = format_signature(
-                "FKBLEU", {"form": c.fkbleu_form, "sign": c.fkbleu_sign, "fk": "xu2016", "alpha": c.ibleu_alpha,
-                           "refs": nrefs, **common}, __version__,
-            )  # fmt: skip
+                "FKBLEU",
+                {
+                    "form": c.fkbleu_form,
+                    "sign": c.fkbleu_sign,
+                    "fk": "xu2016",
+                    "alpha": c.ibleu_alpha,
+                    "refs": nrefs,
+                    **common,
+                },
+                __version__,
+            )
     if "fkgl" in wanted:
         out["fkgl"] = L.corpus_fkgl(sys, variant=c.fkgl_variant, tokenizer=c.tokenizer, splitter=c.splitter)
         sigs["fkgl"] = format_signature(
@@ -144,8 +172,9 @@ def evaluate_lexical(
         sigs["ld_sc"] = format_signature("LD_SC", {"unit": "char", **common}, __version__)
     if "ld_sr" in wanted:
         out["ld_sr"] = L.ld_sr(n_sys, n_refs, refs_layout="sentences", **done)
-        sigs["ld_sr"] = format_signature("LD_SR", {"unit": "char", "refs": f"closest-of-{nrefs}", **common},
-                                         __version__)  # fmt: skip
+        sigs["ld_sr"] = format_signature(
+            "LD_SR", {"unit": "char", "refs": f"closest-of-{nrefs}", **common}, __version__
+        )
     if "compression" in wanted:
         out["compression"] = 100.0 * L.compression_ratio(n_orig, n_sys)
         sigs["compression"] = format_signature("Compression", {"unit": "char", **common}, __version__)

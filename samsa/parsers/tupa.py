@@ -85,8 +85,15 @@ class TupaParser:
         try:
             # run outside any git checkout: TUPA reports `git describe` of its working directory as its version
             with tempfile.TemporaryDirectory(prefix="samsa-tupa-cwd-") as cwd:
-                return subprocess.run([str(self.python), "-m", "tupa", *args], capture_output=True, text=True,
-                                      env=env, cwd=cwd, timeout=self.timeout, check=False)  # fmt: skip
+                return subprocess.run(
+                    [str(self.python), "-m", "tupa", *args],
+                    capture_output=True,
+                    text=True,
+                    env=env,
+                    cwd=cwd,
+                    timeout=self.timeout,
+                    check=False,
+                )
         except subprocess.TimeoutExpired:
             raise InputError(self.python, None, f"TUPA did not finish within {self.timeout} s") from None
         except OSError as e:
@@ -96,8 +103,11 @@ class TupaParser:
         done = self._run(["--version"])
         found = _VERSION.search(done.stdout + done.stderr)
         if done.returncode != 0 or not found:
-            raise InputError(self.python, None, f"does not run TUPA (`-m tupa --version` exit {done.returncode}): "
-                             f"{_last_line(done.stderr)}")  # fmt: skip
+            raise InputError(
+                self.python,
+                None,
+                f"does not run TUPA (`-m tupa --version` exit {done.returncode}): {_last_line(done.stderr)}",
+            )
         return found.group(1)
 
     def signature(self) -> str:
@@ -123,8 +133,7 @@ class TupaParser:
                 (src / f"{k}.xml").write_bytes(to_standard_xml(G.from_tokens(toks, str(k), punct=punct)))
             done = self._run([str(src), "-m", str(self.model), "-o", str(out)])
             if done.returncode != 0:
-                raise InputError(self.python, None, f"TUPA failed (exit {done.returncode}): "
-                                 f"{_last_line(done.stderr)}")  # fmt: skip
+                raise InputError(self.python, None, f"TUPA failed (exit {done.returncode}): {_last_line(done.stderr)}")
             return [self._read(out, k, sentences[k - 1]) for k in range(1, len(sentences) + 1)]
 
     def _read(self, out: Path, k: int, sentence: str | Sequence[str]) -> nx.DiGraph:

@@ -59,8 +59,9 @@ def _lexical(
     n_refs = [[normalize(r, **norm) for r in rs] for rs in refs] if refs else None  # type: ignore[arg-type]
     n_sys = {name: [normalize(s, **norm) for s in sys] for name, sys in systems.items()}  # type: ignore[arg-type]
     first = next(iter(systems))
-    sigs = evaluate_lexical(sources, systems[first], refs or [[s] for s in sources], [*scored, "splits"],
-                            config)["signatures"]  # fmt: skip
+    sigs = evaluate_lexical(sources, systems[first], refs or [[s] for s in sources], [*scored, "splits"], config)[
+        "signatures"
+    ]
     bleus = dict(zip(systems, M.bleu_stats(list(n_sys.values()), n_refs), strict=True)) if n_refs else {}
     values: dict[str, dict[str, float]] = {}
     stats: dict[str, dict[str, CorpusStat]] = {}
@@ -71,8 +72,9 @@ def _lexical(
             stats[name]["bleu"] = bleus[name]
         splits = evaluate_lexical(sources, sys, [[s] for s in sources], ["splits"], config)["splits"]
         values[name] = {k: stats[name][k].value() for k in scored}
-        values[name].update(split_proportion=splits["split_proportion"],
-                            sentences_per_output=splits["sentences_per_output"])  # fmt: skip
+        values[name].update(
+            split_proportion=splits["split_proportion"], sentences_per_output=splits["sentences_per_output"]
+        )
     sigs["split_proportion"] = sigs["sentences_per_output"] = sigs.pop("splits")
     return values, sigs, stats
 
@@ -123,8 +125,11 @@ def build_report(
     table: dict[str, dict[str, dict[str, float | None]]] = {}
     draws: dict[str, dict[str, Any]] = {}
     for s in names:
-        stats[s] = {"samsa": M.mean_stat([r.samsa for r in per_system[s]]),
-                    "samsa_abl": M.mean_stat([r.samsa_abl for r in per_system[s]]), **lex_stats[s]}  # fmt: skip
+        stats[s] = {
+            "samsa": M.mean_stat([r.samsa for r in per_system[s]]),
+            "samsa_abl": M.mean_stat([r.samsa_abl for r in per_system[s]]),
+            **lex_stats[s],
+        }
         values = {"samsa": stats[s]["samsa"].value(), "samsa_abl": stats[s]["samsa_abl"].value(), **lex_values[s]}
         table[s] = {}
         draws[s] = {key: stat.resampled(indices) for key, stat in stats[s].items()}  # once per system and metric
@@ -135,8 +140,9 @@ def build_report(
     significance: dict[str, list[dict[str, Any]]] = {c: [] for c in columns if c in stats[names[0]]}
     for a, b in combinations(range(len(names)), 2):
         for c in significance:
-            diff, p = paired_bootstrap(stats[names[a]][c], stats[names[b]][c], indices,
-                                       values=(draws[names[a]][c], draws[names[b]][c]))  # fmt: skip
+            diff, p = paired_bootstrap(
+                stats[names[a]][c], stats[names[b]][c], indices, values=(draws[names[a]][c], draws[names[b]][c])
+            )
             significance[c].append({"a": a, "b": b, "diff": diff, "p": p})
     signature = metric.signature(documents=documents)
     signatures = {"samsa": signature, "samsa_abl": signature, **lex_sigs}
@@ -165,14 +171,22 @@ def build_report(
 def _plots(names: list[str], per_system: Mapping[str, list[Any]], sentences: list[dict[str, Any]]) -> dict[str, str]:
     k = range(len(names))
     return {
-        "samsa": plots.histogram({s: [r.samsa for r in per_system[s]] for s in names}, "SAMSA per sentence",
-                                 "sentence SAMSA"),
-        "samsa_abl": plots.histogram({s: [r.samsa_abl for r in per_system[s]] for s in names},
-                                     "SAMSA-abl per sentence", "sentence SAMSA-abl"),
-        "scenes": plots.bubbles({s: [(r.n_scenes, r.n_sentences) for r in per_system[s]] for s in names},
-                                "Source scenes vs output sentences", "scenes in the source",
-                                "sentences in the output"),
-        "compression": plots.scatter({names[i]: [(e["systems"][i]["cr"], e["systems"][i]["samsa"]) for e in sentences]
-                                      for i in k}, "SAMSA vs compression", "output / source length (characters)",
-                                     "sentence SAMSA"),
-    }  # fmt: skip
+        "samsa": plots.histogram(
+            {s: [r.samsa for r in per_system[s]] for s in names}, "SAMSA per sentence", "sentence SAMSA"
+        ),
+        "samsa_abl": plots.histogram(
+            {s: [r.samsa_abl for r in per_system[s]] for s in names}, "SAMSA-abl per sentence", "sentence SAMSA-abl"
+        ),
+        "scenes": plots.bubbles(
+            {s: [(r.n_scenes, r.n_sentences) for r in per_system[s]] for s in names},
+            "Source scenes vs output sentences",
+            "scenes in the source",
+            "sentences in the output",
+        ),
+        "compression": plots.scatter(
+            {names[i]: [(e["systems"][i]["cr"], e["systems"][i]["samsa"]) for e in sentences] for i in k},
+            "SAMSA vs compression",
+            "output / source length (characters)",
+            "sentence SAMSA",
+        ),
+    }

@@ -30,10 +30,15 @@ def _unit(g: nx.DiGraph, index: dict[str, int], unit: _Unit) -> dict[str, Any]:
     for u in unit.units:
         span.update(unit_terminals(g, u, punct=True, remotes=False))
     centers = [
-        {"words": [g.nodes[t]["text"] for t in sorted(_center_terminals(g, c), key=lambda t: g.nodes[t]["position"])],
-         "pos": _positions(index, _center_terminals(g, c)), "implicit": bool(g.nodes[c].get("implicit"))}
+        {
+            "words": [
+                g.nodes[t]["text"] for t in sorted(_center_terminals(g, c), key=lambda t: g.nodes[t]["position"])
+            ],
+            "pos": _positions(index, _center_terminals(g, c)),
+            "implicit": bool(g.nodes[c].get("implicit")),
+        }
         for c in unit.centers
-    ]  # fmt: skip
+    ]
     return {"pos": _positions(index, list(span)), "centers": centers}
 
 
@@ -44,11 +49,15 @@ def explain_source(g: nx.DiGraph, structure: Sequence[PaperScene]) -> dict[str, 
     return {
         "tokens": [g.nodes[t]["text"] for t in terms],
         "scenes": [
-            {"unit": sc.scene, "pos": _positions(index, sc.leaves), "mr": _unit(g, index, sc.main_relation),
-             "parts": [_unit(g, index, p) for p in sc.participants]}
+            {
+                "unit": sc.scene,
+                "pos": _positions(index, sc.leaves),
+                "mr": _unit(g, index, sc.main_relation),
+                "parts": [_unit(g, index, p) for p in sc.participants],
+            }
             for sc in structure
         ],
-    }  # fmt: skip
+    }
 
 
 def explain_output(
@@ -64,8 +73,21 @@ def explain_output(
         if r.sentence is not None:
             pairs = metric.aligner.align(list(sc.words), sentences[r.sentence])
             aligned = _positions(index, [sc.leaves[i] for i, _ in pairs])
-        scenes.append({"sent": r.sentence, "aligned": aligned, "mr": r.main_relation.score,
-                       "parts": [p.score for p in r.participants], "score": r.score})  # fmt: skip
-    detail = {"out": output, "sents": sentences, "samsa": result.samsa, "abl": result.samsa_abl,
-              "n_out": result.n_sentences, "scenes": scenes}  # fmt: skip
+        scenes.append(
+            {
+                "sent": r.sentence,
+                "aligned": aligned,
+                "mr": r.main_relation.score,
+                "parts": [p.score for p in r.participants],
+                "score": r.score,
+            }
+        )
+    detail = {
+        "out": output,
+        "sents": sentences,
+        "samsa": result.samsa,
+        "abl": result.samsa_abl,
+        "n_out": result.n_sentences,
+        "scenes": scenes,
+    }
     return detail, result

@@ -41,12 +41,17 @@ def _metric_table(data: dict[str, Any]) -> str:
     sigs: dict[str, list[str]] = {}
     for c in cols:
         sigs.setdefault(c["signature"], []).append(c["label"])
-    sig_lines = "".join(f"<div><strong>{escape(', '.join(ls))}</strong>: <span class=\"sig\">{escape(s)}</span></div>"
-                        for s, ls in sigs.items() if s)  # fmt: skip
-    return (f'<table id="metric-table"><thead><tr><th>system</th>{head}</tr></thead><tbody>{"".join(body)}'
-            f"</tbody></table><p class=\"muted\">Bold: best per column where higher or lower is better. Brackets: "
-            f"95% bootstrap interval ({data['info']['resamples']} resamples of the sentences, seed "
-            f"{data['info']['seed']}).</p><div id=\"signatures\">{sig_lines}</div>")  # fmt: skip
+    sig_lines = "".join(
+        f'<div><strong>{escape(", ".join(ls))}</strong>: <span class="sig">{escape(s)}</span></div>'
+        for s, ls in sigs.items()
+        if s
+    )
+    return (
+        f'<table id="metric-table"><thead><tr><th>system</th>{head}</tr></thead><tbody>{"".join(body)}'
+        f'</tbody></table><p class="muted">Bold: best per column where higher or lower is better. Brackets: '
+        f"95% bootstrap interval ({data['info']['resamples']} resamples of the sentences, seed "
+        f'{data["info"]["seed"]}).</p><div id="signatures">{sig_lines}</div>'
+    )
 
 
 def _significance(data: dict[str, Any]) -> str:
@@ -64,9 +69,11 @@ def _significance(data: dict[str, Any]) -> str:
             mark = "best" if d["p"] < 0.05 else ""
             cells.append(f'<td class="{mark}">{d["diff"]:+.2f} ({d["p"]:.3f})</td>')
         rows.append(f"<tr><td>A = {escape(names[pair['a']])}, B = {escape(names[pair['b']])}</td>{''.join(cells)}</tr>")
-    return (f'<table id="significance-table"><thead><tr><th>pair</th>{head}</tr></thead><tbody>{"".join(rows)}'
-            "</tbody></table><p class=\"muted\">Paired bootstrap (Koehn 2004), the same resamples for both systems; "
-            "p is two-sided, null-centred as sacrebleu's --paired-bs; bold: p &lt; 0.05.</p>")  # fmt: skip
+    return (
+        f'<table id="significance-table"><thead><tr><th>pair</th>{head}</tr></thead><tbody>{"".join(rows)}'
+        '</tbody></table><p class="muted">Paired bootstrap (Koehn 2004), the same resamples for both systems; '
+        "p is two-sided, null-centred as sacrebleu's --paired-bs; bold: p &lt; 0.05.</p>"
+    )
 
 
 def _json_script(value: Any) -> str:

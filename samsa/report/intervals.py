@@ -55,13 +55,19 @@ def add_bootstrap(
                 values[f"{m}_lo"], values[f"{m}_hi"] = bootstrap_ci(stat, indices, values=draws[name][m][1])
     missing = sorted({m for m in wanted for n in names if m not in draws.get(n, {})})
     if missing:
-        raise ConfigError(f"no bootstrap for {', '.join(missing)} with these settings (it covers EASSE SARI with "
-                          "F1 deletion, sacrebleu BLEU, EASSE FKGL and LD_SC)")  # fmt: skip
+        raise ConfigError(
+            f"no bootstrap for {', '.join(missing)} with these settings (it covers EASSE SARI with "
+            "F1 deletion, sacrebleu BLEU, EASSE FKGL and LD_SC)"
+        )
     if paired:
         base = draws[names[0]]
         for name in names[1:]:
             for m, (stat, vals) in draws[name].items():
                 _, p = paired_bootstrap(base[m][0], stat, indices, values=(base[m][1], vals))
                 result["systems"][name][f"{m}_p"] = p
-    result["bootstrap"] = {"resamples": resamples, "seed": seed, "level": 0.95,
-                           "baseline": names[0] if paired else None}  # fmt: skip
+    result["bootstrap"] = {
+        "resamples": resamples,
+        "seed": seed,
+        "level": 0.95,
+        "baseline": names[0] if paired else None,
+    }

@@ -27,9 +27,17 @@ def sari_stat(orig: Sequence[str], sys: Sequence[str], refs: Sequence[Sequence[s
     """EASSE corpus SARI (F1 deletion, macro averaging) over normalized text: summed n-gram counts."""
     from samsa.lexical.sari import EasseStats, easse_from_stats, easse_stats
 
-    rows = np.array([np.concatenate([np.asarray(r, dtype=np.float64) for r in
-                                     easse_stats(o.split(), s.split(), [x.split() for x in rs]).rows()])
-                     for o, s, rs in zip(orig, sys, refs, strict=True)])  # fmt: skip
+    rows = np.array(
+        [
+            np.concatenate(
+                [
+                    np.asarray(r, dtype=np.float64)
+                    for r in easse_stats(o.split(), s.split(), [x.split() for x in rs]).rows()
+                ]
+            )
+            for o, s, rs in zip(orig, sys, refs, strict=True)
+        ]
+    )
 
     def score(total: np.ndarray) -> float:
         fields = total.reshape(9, -1)
@@ -46,14 +54,16 @@ def bleu_stats(systems: Sequence[Sequence[str]], refs: Sequence[Sequence[str]]) 
     from samsa.lexical import ref_streams
 
     streams = [[r if r is not None else "" for r in s] for s in ref_streams(refs)]
-    bleu = BLEU(lowercase=False, tokenize="none", force=True, smooth_method="exp", effective_order=False,
-                references=streams)  # fmt: skip
+    bleu = BLEU(
+        lowercase=False, tokenize="none", force=True, smooth_method="exp", effective_order=False, references=streams
+    )
 
     def score(total: np.ndarray) -> float:
         return bleu._compute_score_from_stats([int(v) for v in total]).score
 
-    return [CorpusStat(np.array(bleu._extract_corpus_statistics(list(s), None), dtype=np.float64), score)
-            for s in systems]  # fmt: skip
+    return [
+        CorpusStat(np.array(bleu._extract_corpus_statistics(list(s), None), dtype=np.float64), score) for s in systems
+    ]
 
 
 def bleu_stat(sys: Sequence[str], refs: Sequence[Sequence[str]]) -> CorpusStat:

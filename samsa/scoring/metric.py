@@ -385,5 +385,6 @@ def _check_output(output: Any, k: int) -> None:
         for sent in output
     ):
         return
-    raise InputError(f"<outputs {k}>", None, f"an output is a line of text or a list of token lists, not "
-                     f"{type(output).__name__}")  # fmt: skip
+    raise InputError(
+        f"<outputs {k}>", None, f"an output is a line of text or a list of token lists, not {type(output).__name__}"
+    )

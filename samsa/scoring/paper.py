@@ -84,15 +84,22 @@ def paper_structure(g: nx.DiGraph) -> PaperStructure:
 
     It depends on the graph only, so scoring several systems against the same
     source computes it once (``score_paper(..., structure=)``), and the parse
-    cache keeps it (``samsa.engine.structures``): a warm run scores without
+    cache keeps it (``samsa.engine.entries``): a warm run scores without
     rebuilding any graph.
     """
     nodes = node_table(g)
     out = []
     for sc in scenes(g):
         leaves = tuple(unit_terminals(g, sc, punct=False, remotes=True))
-        out.append(PaperScene(sc, leaves, tuple(nodes[t]["text"] for t in leaves), _unit(g, main_relations(g, sc)),
-                              tuple(_unit(g, [p]) for p in participants(g, sc))))  # fmt: skip
+        out.append(
+            PaperScene(
+                sc,
+                leaves,
+                tuple(nodes[t]["text"] for t in leaves),
+                _unit(g, main_relations(g, sc)),
+                tuple(_unit(g, [p]) for p in participants(g, sc)),
+            )
+        )
     return tuple(out)
 
 

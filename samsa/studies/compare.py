@@ -54,10 +54,18 @@ def compare_annotations(
             block[method] = None if c is None else {"r": c.r, "p_two_sided": c.p_two_sided}
         out["systems"][name] = block
         out["per_sentence"].extend(
-            {"line": k, "system": name, "scenes_gold": cg, "scenes_parsed": cp, "samsa_gold": a.samsa,
-             "samsa_parsed": b.samsa, "samsa_abl_gold": a.samsa_abl, "samsa_abl_parsed": b.samsa_abl}
+            {
+                "line": k,
+                "system": name,
+                "scenes_gold": cg,
+                "scenes_parsed": cp,
+                "samsa_gold": a.samsa,
+                "samsa_parsed": b.samsa,
+                "samsa_abl_gold": a.samsa_abl,
+                "samsa_abl_parsed": b.samsa_abl,
+            }
             for k, (a, b, (cg, cp)) in enumerate(zip(g.sentences, p.sentences, counts, strict=True), 1)
-        )  # fmt: skip
+        )
     for key in ("samsa_gold", "samsa_parsed"):
         ranking = sorted(out["systems"], key=lambda s: -out["systems"][s][key])
         out[f"ranking_{key.split('_')[1]}"] = ranking

@@ -66,12 +66,16 @@ def benchmark_hsplit(
     data = Path(data)
     refs = load_references(data, first)
     src = refs["source"]
-    outputs = {name: [table2_normalize(x) for x in (lines[:first] if first else lines)]
-               for name, lines in systems.items()}  # fmt: skip
+    outputs = {
+        name: [table2_normalize(x) for x in (lines[:first] if first else lines)] for name, lines in systems.items()
+    }
     for name, out in outputs.items():
         if len(out) != len(src):  # never cut a longer output silently: it is the wrong file, or a shifted one
-            raise InputError(None, None, f"system {name!r} has {len(out)} lines; the benchmark has {len(src)} "
-                             "sources, one output line each")  # fmt: skip
+            raise InputError(
+                None,
+                None,
+                f"system {name!r} has {len(out)} lines; the benchmark has {len(src)} sources, one output line each",
+            )
     if include_hsplit:
         outputs.update({h: refs["hsplit4"][k] for k, h in enumerate(HSPLITS)})
     config = SuiteConfig(tokenizer="none", lowercase=False, sari_variant="easse", prenorm="table2")
@@ -96,8 +100,9 @@ def benchmark_hsplit(
         parser = parser or get_parser("builtin")
         metric = Samsa(aligner=aligner, tokenizer="none", parser=parser)
         job = Job(parser=parser, aligner=(aligner, {}), tokenizer="none")
-        means = score_means(raw[: len(src)], list(outputs.values()), job, jobs=jobs, dask=dask, cache=cache,
-                            progress=progress)  # parsed once, for every system  # fmt: skip
+        means = score_means(
+            raw[: len(src)], list(outputs.values()), job, jobs=jobs, dask=dask, cache=cache, progress=progress
+        )  # parsed once, for every system
         for name, (samsa_score, abl) in zip(outputs, means, strict=True):
             results[name]["samsa"] = {"samsa": samsa_score, "samsa_abl": abl}
         signatures["samsa"] = metric.signature()

@@ -84,8 +84,15 @@ def _read_ods(path: str | PathLike[str]) -> Any:
         raise InputError(p, None, f"cannot read the spreadsheet: {e}") from None
 
 
-def _rows_q(raw: Any, path: Path, first_data_row: int, sentence_col: int, system_col: int | None,
-            annotator_cols: list[tuple[str, int]], fixed_system: str | None) -> list[dict[str, Any]]:  # fmt: skip
+def _rows_q(
+    raw: Any,
+    path: Path,
+    first_data_row: int,
+    sentence_col: int,
+    system_col: int | None,
+    annotator_cols: list[tuple[str, int]],
+    fixed_system: str | None,
+) -> list[dict[str, Any]]:
     rows = []
     system = fixed_system
     for r in range(first_data_row, len(raw)):
@@ -99,11 +106,21 @@ def _rows_q(raw: Any, path: Path, first_data_row: int, sentence_col: int, system
             sentence = int(sent)
             for name, col in annotator_cols:
                 q = [float(row[col + k]) for k in range(4)]
-                rows.append({"system": system, "sentence": sentence, "annotator": name,
-                             "Qa": q[0], "Qb": q[1], "Qc": q[2], "Qd": q[3]})  # fmt: skip
+                rows.append(
+                    {
+                        "system": system,
+                        "sentence": sentence,
+                        "annotator": name,
+                        "Qa": q[0],
+                        "Qb": q[1],
+                        "Qc": q[2],
+                        "Qd": q[3],
+                    }
+                )
         except (TypeError, ValueError):
-            raise InputError(path, r + 1, f"expected a sentence number and 4 numeric answers per annotator, "
-                             f"found {list(row)}") from None  # fmt: skip
+            raise InputError(
+                path, r + 1, f"expected a sentence number and 4 numeric answers per annotator, found {list(row)}"
+            ) from None
     return rows
 
 

@@ -142,8 +142,9 @@ def hsplit_bleu_table2(data: str | Path, first: int = 70, normalization: str = "
     src = lines(ACL2018_SYSTEM_FILES["Identity"])
     simp = lines("turkcorpus/data/turkcorpus/test.8turkers.tok.simp")
     turk = [lines(f"turkcorpus/data/turkcorpus/test.8turkers.tok.turk.{k}") for k in range(8)]
-    ratings = human_system_scores(load_acl2018_ratings(data / "acl2018" / "Human_evaluation_benchmark_acl2018.ods"),
-                                  DIMS)  # fmt: skip
+    ratings = human_system_scores(
+        load_acl2018_ratings(data / "acl2018" / "Human_evaluation_benchmark_acl2018.ods"), DIMS
+    )
     metrics: dict[str, dict[str, float]] = {}
     human: dict[str, dict[str, float]] = {}
     for name, ods_name in TABLE2_SYSTEMS.items():
@@ -151,8 +152,9 @@ def hsplit_bleu_table2(data: str | Path, first: int = 70, normalization: str = "
         human[name] = {d: float(ratings.loc[ods_name, d]) for d in DIMS}
     for h in HSPLITS:
         metrics[h] = _metrics(lines(f"hsplit/HSplit/{h}_full"), src, simp, turk)
-        hs = human_system_scores(load_hsplit_ratings(data / "hsplit" / "HSplit_human_evaluation" / f"{h}_eval.ods"),
-                                 DIMS)  # fmt: skip
+        hs = human_system_scores(
+            load_hsplit_ratings(data / "hsplit" / "HSplit_human_evaluation" / f"{h}_eval.ods"), DIMS
+        )
         human[h] = {d: float(hs.loc[h, d]) for d in DIMS}
     metrics["HSplit average"] = {m: sum(metrics[h][m] for h in HSPLITS) / 4 for m in metrics["HSplit1"]}
     human["HSplit average"] = {d: sum(human[h][d] for h in HSPLITS) / 4 for d in DIMS}
@@ -167,11 +169,20 @@ def hsplit_bleu_table2(data: str | Path, first: int = 70, normalization: str = "
                 c = correlate([metrics[s][m] for s in systems], [human[s][d] for s in systems], "spearman")
                 table[group][m][d] = c.r
                 pvalues[group][m][d] = c.p_one_sided
-    return {**table, "p_one_sided": pvalues, "metrics": metrics, "human": human, "first": first,
-            "settings": {"bleu": "sacrebleu, tokenize none, smooth none (multi-bleu.perl)",
-                         "sari": "xu2016", "fk": "FKGL easse variant, tokenizer none",
-                         "ld_sc": "character edit distance",
-                         "normalization": normalization}}  # fmt: skip
+    return {
+        **table,
+        "p_one_sided": pvalues,
+        "metrics": metrics,
+        "human": human,
+        "first": first,
+        "settings": {
+            "bleu": "sacrebleu, tokenize none, smooth none (multi-bleu.perl)",
+            "sari": "xu2016",
+            "fk": "FKGL easse variant, tokenizer none",
+            "ld_sc": "character edit distance",
+            "normalization": normalization,
+        },
+    }
 
 
 def hsplit_table1(data: str | Path) -> dict[str, dict[str, float]]:
@@ -197,8 +208,11 @@ def samsa_human_tables(data: str | Path) -> dict[str, Any]:
         sys_wide = wide.groupby(level=0, sort=False).mean()
         agreement["sentence"][q] = _mean_pairwise(wide, annotators)
         agreement["system"][q] = _mean_pairwise(sys_wide, annotators)
-    return {"per_system": per_system.round(4).to_dict(orient="index"), "inter_annotator_spearman": agreement,
-            "annotators": annotators}  # fmt: skip
+    return {
+        "per_system": per_system.round(4).to_dict(orient="index"),
+        "inter_annotator_spearman": agreement,
+        "annotators": annotators,
+    }
 
 
 def _mean_pairwise(wide: Any, annotators: Sequence[str]) -> float:
@@ -240,8 +254,9 @@ def samsa_correlations(
     human_means = human_system_scores(human_df, DIMS)
     human = {s: {d: float(human_means.loc[s, d]) for d in DIMS} for s in ACL2018_SYSTEM_FILES}
     for h in HSPLITS:
-        hs = human_system_scores(load_hsplit_ratings(data / "hsplit" / "HSplit_human_evaluation" / f"{h}_eval.ods"),
-                                 DIMS)  # fmt: skip
+        hs = human_system_scores(
+            load_hsplit_ratings(data / "hsplit" / "HSplit_human_evaluation" / f"{h}_eval.ods"), DIMS
+        )
         human[h] = {d: float(hs.loc[h, d]) for d in DIMS}
     normalized = [[table2_normalize(x) for x in lines] for lines in outputs.values()]
     job = Job(parser=parser, aligner=(aligner, {}), tokenizer="none")
@@ -256,5 +271,11 @@ def samsa_correlations(
                 c = correlate([scores[s][m] for s in systems], [human[s][d] for s in systems], method)
                 table[m].setdefault(d, {})[method] = c.r
                 table[m][d][f"{method}_p_one_sided"] = c.p_one_sided
-    return {"systems": scores, "human": human, "correlations": table, "n_systems": len(systems), "first": first,
-            "signature": metric.signature()}  # fmt: skip
+    return {
+        "systems": scores,
+        "human": human,
+        "correlations": table,
+        "n_systems": len(systems),
+        "first": first,
+        "signature": metric.signature(),
+    }

@@ -279,13 +279,20 @@ def to_json(g: nx.DiGraph) -> str:
             cats = list(d["categories"])
             remote = bool(d["remote"])
             attrs, cat_attrs = d.get("attributes"), d.get("category_attributes")
-            row = [u, v, cats, remote, None if attrs == ({"remote": "True"} if remote else {}) else attrs,
-                   None if cat_attrs == [{"tag": t} for t in cats] else cat_attrs]  # fmt: skip
+            row = [
+                u,
+                v,
+                cats,
+                remote,
+                None if attrs == ({"remote": "True"} if remote else {}) else attrs,
+                None if cat_attrs == [{"tag": t} for t in cats] else cat_attrs,
+            ]
             if not _EDGE_SET.issuperset(d):
                 row.append({k: x for k, x in d.items() if k not in _EDGE_SET})
             edges.append(row)
-    return json.dumps({"v": 2, "graph": g.graph, "nodes": nodes, "edges": edges}, ensure_ascii=False,
-                      separators=(",", ":"))  # fmt: skip
+    return json.dumps(
+        {"v": 2, "graph": g.graph, "nodes": nodes, "edges": edges}, ensure_ascii=False, separators=(",", ":")
+    )
 
 
 def from_json(text: str | bytes) -> nx.DiGraph:
@@ -316,9 +323,12 @@ def from_json(text: str | bytes) -> nx.DiGraph:
             if u not in g or v not in g or not cats:
                 raise ValueError(f"bad edge {u!r} -> {v!r}")
             default_attrs, default_cats = _default_edge_attrs(cats, remote)
-            attrs = {"categories": tuple(cats), "remote": bool(remote),
-                     "attributes": default_attrs if attributes is None else attributes,
-                     "category_attributes": default_cats if cat_attrs is None else cat_attrs}  # fmt: skip
+            attrs = {
+                "categories": tuple(cats),
+                "remote": bool(remote),
+                "attributes": default_attrs if attributes is None else attributes,
+                "category_attributes": default_cats if cat_attrs is None else cat_attrs,
+            }
             if len(row) == 7:
                 attrs.update(row[6])
             edges.append((u, v, attrs))

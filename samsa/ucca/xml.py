@@ -200,8 +200,12 @@ def list_passage_files(directory: str | PathLike[str]) -> list[Path]:
     files = sorted((p for p in d.iterdir() if p.suffix == ".xml" and p.is_file()), key=lambda p: natural_key(p.name))
     for a, b in pairwise(files):
         if natural_key(a.name) == natural_key(b.name):
-            raise InputError(b, None, f"sorts at the same place as {a.name} (numbers compare by value): "
-                             "rename one, since file k annotates line k")  # fmt: skip
+            raise InputError(
+                b,
+                None,
+                f"sorts at the same place as {a.name} (numbers compare by value): "
+                "rename one, since file k annotates line k",
+            )
     return files
 
 

@@ -159,8 +159,12 @@ class BuiltinParser:
             tuned = load_state(self.weights, "encoder.")
         except (ValueError, OSError) as e:
             raise PluginUnavailable(f"{self.weights}: cannot read parser weights ({e})") from None
-        return MiniLM(self._encoder_dir, depth=int(self._config["encoder_finetuned"]),
-                      precision=self._config.get("encoder_precision", "float32"), overrides=tuned)  # fmt: skip
+        return MiniLM(
+            self._encoder_dir,
+            depth=int(self._config["encoder_finetuned"]),
+            precision=self._config.get("encoder_precision", "float32"),
+            overrides=tuned,
+        )
 
     @cached_property
     def nlp(self) -> Any:
@@ -199,8 +203,15 @@ class BuiltinParser:
                 batch = [tokens[k] for k in idx]
                 feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
                 for graphs_at, bias in zip(out, biases, strict=True):
-                    graphs = decode_batch(self.net, self.vocab, feats, batch, batch=self.batch_size, scene_bias=bias,
-                                          min_scene=self.min_scene)  # fmt: skip
+                    graphs = decode_batch(
+                        self.net,
+                        self.vocab,
+                        feats,
+                        batch,
+                        batch=self.batch_size,
+                        scene_bias=bias,
+                        min_scene=self.min_scene,
+                    )
                     for k, g in zip(idx, graphs, strict=True):
                         graphs_at[k] = g
         done = [[new_passage() if g is None else g for g in graphs_at] for graphs_at in out]
@@ -295,6 +306,12 @@ def make(
 ) -> BuiltinParser:
     """Registry factory of ``builtin.v5``: a named pipeline (``fast``, ``accurate`` or ``mpnet``, docs/parser.md), or
     ``weights`` of one's own decoded the same way."""
-    return BuiltinParser(pipeline=None if weights and pipeline == DEFAULT_PIPELINE else pipeline, weights=weights,
-                         model=model, scene_bias=scene_bias, style=style,
-                         encoder_dir=encoder_dir, gemm=gemm)  # fmt: skip
+    return BuiltinParser(
+        pipeline=None if weights and pipeline == DEFAULT_PIPELINE else pipeline,
+        weights=weights,
+        model=model,
+        scene_bias=scene_bias,
+        style=style,
+        encoder_dir=encoder_dir,
+        gemm=gemm,
+    )

@@ -163,8 +163,18 @@ def decode_batch(
         assert rows.log_probs is not None  # scored by the network above
         for bi, found in enumerate(cky_batch(gain, lengths)):
             log_probs = rows.log_probs[first_row[bi] : first_row[bi + 1]]
-            graph = partial(_sentence_graph, net=net, vocab=vocab, fence=fence, b=bi, words=list(tokens[b + bi]),
-                            log_probs=log_probs, mask=mask, steps=steps, passage_id=str(b + bi + 1))  # fmt: skip
+            graph = partial(
+                _sentence_graph,
+                net=net,
+                vocab=vocab,
+                fence=fence,
+                b=bi,
+                words=list(tokens[b + bi]),
+                log_probs=log_probs,
+                mask=mask,
+                steps=steps,
+                passage_id=str(b + bi + 1),
+            )
             spans = [Span(i, j, vocab.labels[best[bi, i, j]]) for i, j in found]
             g = graph(spans, scene_bias)
             if min_scene and not scenes(g):
@@ -173,9 +183,20 @@ def decode_batch(
     return out
 
 
-def _sentence_graph(spans: list[Span], bias: float, *, net: NumpySpanNet, vocab: Vocab, fence: np.ndarray, b: int,
-                    words: list[str], log_probs: np.ndarray, mask: np.ndarray, steps: bool,
-                    passage_id: str) -> nx.DiGraph:  # fmt: skip
+def _sentence_graph(
+    spans: list[Span],
+    bias: float,
+    *,
+    net: NumpySpanNet,
+    vocab: Vocab,
+    fence: np.ndarray,
+    b: int,
+    words: list[str],
+    log_probs: np.ndarray,
+    mask: np.ndarray,
+    steps: bool,
+    passage_id: str,
+) -> nx.DiGraph:
     """Sentence ``b``'s graph from its decoded spans (decoded at Scene bias ``bias``): the later steps, then
     remote edges."""
     if steps:

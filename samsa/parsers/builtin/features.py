@@ -40,8 +40,13 @@ class Vocab:
         self.remote_id = {w: k for k, w in enumerate(self.remotes)}
 
     def to_dict(self) -> dict[str, list[str]]:
-        return {"words": self.words, "tags": self.tags, "deps": self.deps, "labels": self.labels,
-                "remotes": self.remotes}  # fmt: skip
+        return {
+            "words": self.words,
+            "tags": self.tags,
+            "deps": self.deps,
+            "labels": self.labels,
+            "remotes": self.remotes,
+        }
 
 
 #: annotation guidelines a sentence follows (an input of v3 models): Wiki and 20K are UCCA v1, EWT is UCCA v2

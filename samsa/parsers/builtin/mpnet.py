@@ -142,8 +142,11 @@ def read_tensors(fh: BinaryIO, keep: Callable[[str], bool]) -> dict[str, np.ndar
     (size,) = np.frombuffer(fh.read(8), dtype="<u8")
     header = json.loads(fh.read(int(size)))
     base = 8 + int(size)
-    wanted = sorted((info["data_offsets"][0], name) for name, info in header.items()
-                    if name != "__metadata__" and keep(name) and info["dtype"] in ("F32", "F16"))  # fmt: skip
+    wanted = sorted(
+        (info["data_offsets"][0], name)
+        for name, info in header.items()
+        if name != "__metadata__" and keep(name) and info["dtype"] in ("F32", "F16")
+    )
     out = {}
     for start, name in wanted:
         info = header[name]

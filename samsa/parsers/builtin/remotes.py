@@ -145,8 +145,14 @@ def gold_pairs(g: nx.DiGraph) -> Iterator[tuple[Pair, str]]:
 def oracle_remotes(gold: nx.DiGraph, tree: nx.DiGraph) -> None:
     """Give ``tree`` the gold passage's remote edges that its candidate pairs can express (the classifier's ceiling)."""
     wanted = {(p.scene_span, p.unit_span): lab for p, lab in gold_pairs(gold) if lab}
-    add_remotes(tree, [(p, wanted[p.scene_span, p.unit_span]) for p in candidate_pairs(tree)
-                       if (p.scene_span, p.unit_span) in wanted])  # fmt: skip
+    add_remotes(
+        tree,
+        [
+            (p, wanted[p.scene_span, p.unit_span])
+            for p in candidate_pairs(tree)
+            if (p.scene_span, p.unit_span) in wanted
+        ],
+    )
 
 
 def add_remotes(g: nx.DiGraph, predicted: list[tuple[Pair, str]]) -> None:

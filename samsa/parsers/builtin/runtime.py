@@ -255,8 +255,9 @@ class NumpySpanNet:
         i, j = spans[:, 0], spans[:, 1]
         return np.concatenate([fwd[j] - fwd[i], bwd[i] - bwd[j]], axis=-1)
 
-    def remote_logits(self, fence: np.ndarray, b: int, scenes: np.ndarray, units: np.ndarray,
-                      buckets: np.ndarray) -> np.ndarray:  # fmt: skip
+    def remote_logits(
+        self, fence: np.ndarray, b: int, scenes: np.ndarray, units: np.ndarray, buckets: np.ndarray
+    ) -> np.ndarray:
         """Remote-category logits (m, R) of (scene span, unit span) pairs of sentence ``b``."""
         x = np.concatenate(
             [self.span_vectors(fence, b, scenes), self.span_vectors(fence, b, units), self.s["bucket.weight"][buckets]],
@@ -297,8 +298,15 @@ def load_weights(path: str | os.PathLike[str]) -> tuple[Vocab, NumpySpanNet, dic
     return Vocab(**header["vocab"]), load_net(path, header), header["meta"]
 
 
-def save_weights(path: str | os.PathLike[str], *, state: Mapping[str, np.ndarray], vocab: Vocab,
-                 config: Mapping[str, Any], meta: Mapping[str, Any], fmt: str = FORMATS[-1]) -> None:  # fmt: skip
+def save_weights(
+    path: str | os.PathLike[str],
+    *,
+    state: Mapping[str, np.ndarray],
+    vocab: Vocab,
+    config: Mapping[str, Any],
+    meta: Mapping[str, Any],
+    fmt: str = FORMATS[-1],
+) -> None:
     """Write weights (float tensors as float16) and their record; atomic (temporary file, then rename)."""
     header = {"format": fmt, "vocab": vocab.to_dict(), "config": dict(config), "meta": dict(meta)}
     arrays = {
@@ -326,8 +334,14 @@ def update_meta(path: str | os.PathLike[str], **fields: Any) -> None:
         header = json.loads(z[META_KEY].tobytes().decode("utf-8"))
         state = {k[len("state/") :]: z[k] for k in z.files if k.startswith("state/")}
     header["meta"].update(fields)
-    save_weights(path, state=state, vocab=Vocab(**header["vocab"]), config=header["config"], meta=header["meta"],
-                 fmt=header["format"])  # fmt: skip
+    save_weights(
+        path,
+        state=state,
+        vocab=Vocab(**header["vocab"]),
+        config=header["config"],
+        meta=header["meta"],
+        fmt=header["format"],
+    )
 
 
 def weights_digest(path: str | os.PathLike[str]) -> str:

@@ -196,14 +196,32 @@ def spans_to_graph(tokens: list[str], spans: list[Span], passage_id: str = "1") 
             parent_of[nid] = grand
     _drop_empty_units(kinds, children, parent_of)
     g = G.new_passage(passage_id)
-    g.add_nodes_from((t, {"layer": "0", "type": "Punctuation" if punct[k] else "Word", "text": tokens[k],
-                          "position": k + 1, "paragraph": 1, "paragraph_position": k + 1, "attributes": {},
-                          "extra": {}}) for k, t in enumerate(terms))  # fmt: skip
-    g.add_nodes_from((nid, {"layer": "1", "type": kind, "implicit": False, "attributes": {}, "extra": {}})
-                     for nid, kind in kinds.items() if nid != G.ROOT_ID)  # fmt: skip
-    g.add_edges_from((u, v, {"categories": (tag,), "remote": False, "attributes": {},
-                             "category_attributes": [{"tag": tag}]})
-                     for u, kids in children.items() for v, tag in kids.items())  # fmt: skip
+    g.add_nodes_from(
+        (
+            t,
+            {
+                "layer": "0",
+                "type": "Punctuation" if punct[k] else "Word",
+                "text": tokens[k],
+                "position": k + 1,
+                "paragraph": 1,
+                "paragraph_position": k + 1,
+                "attributes": {},
+                "extra": {},
+            },
+        )
+        for k, t in enumerate(terms)
+    )
+    g.add_nodes_from(
+        (nid, {"layer": "1", "type": kind, "implicit": False, "attributes": {}, "extra": {}})
+        for nid, kind in kinds.items()
+        if nid != G.ROOT_ID
+    )
+    g.add_edges_from(
+        (u, v, {"categories": (tag,), "remote": False, "attributes": {}, "category_attributes": [{"tag": tag}]})
+        for u, kids in children.items()
+        for v, tag in kids.items()
+    )
     return g
 
 

@@ -87,8 +87,10 @@ def _cheapest_repair(
     assert best is not None
     # the unit's elements in text order: its child spans and the tokens attached to it directly
     covered = {k for c in kids for k in range(c.start, c.end)}
-    elems = sorted([(c.start, c.end, _head(c.label) in MAIN) for c in kids]
-                   + [(k, k + 1, False) for k in range(*unit) if k not in covered])  # fmt: skip
+    elems = sorted(
+        [(c.start, c.end, _head(c.label) in MAIN) for c in kids]
+        + [(k, k + 1, False) for k in range(*unit) if k not in covered]
+    )
     existing = {(s.start, s.end) for s in spans}
     for a in range(len(elems)):
         mains = 0
@@ -141,8 +143,11 @@ def _innermost(label: str) -> str:
 def center_targets(labels: tuple[str, ...]) -> np.ndarray:
     """Label indices a surplus center of a main relation may be relabeled to: no P or S anywhere in the chain
     (no new Scene), outermost category neither C nor N (a center or a connector), not discontiguous (``^``)."""
-    keep = [k for k, lab in enumerate(labels)
-            if k and UP not in lab and MAIN.isdisjoint(lab.split("/")) and _head(lab) not in {"C", "N"}]  # fmt: skip
+    keep = [
+        k
+        for k, lab in enumerate(labels)
+        if k and UP not in lab and MAIN.isdisjoint(lab.split("/")) and _head(lab) not in {"C", "N"}
+    ]
     return np.array(keep, dtype=np.int64)
 
 

@@ -1,11 +1,14 @@
-"""The paper-mode scoring structure (``samsa.scoring.paper.paper_structure``) as the parse cache stores it:
-compact JSON beside each cached graph, tagged with a digest of the code that derives it, so that a warm run
-scores without rebuilding any graph and a samsa whose Scene rules changed derives the structure again."""
+"""What an entry of the parse cache holds, encoded and decoded: the parser's input in a canonical form, the graph
+(compressed compact JSON), and beside it the graph's paper-mode scoring structure
+(``samsa.scoring.paper.paper_structure``, compact JSON tagged with a digest of the code that derives it, so
+that a warm run scores without rebuilding any graph and a samsa whose Scene rules changed derives it again).
+Workers encode in parallel; the parent only writes (``samsa.engine.cache``)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import zlib
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -14,8 +17,32 @@ from typing import Any
 import networkx as nx
 
 from samsa.scoring.paper import PaperScene, PaperStructure, _Unit
+from samsa.ucca.graph import from_json, to_json, tokens
 
-__all__ = ["decode_structure", "encode_structure", "structure_version"]
+__all__ = ["decode_graph", "decode_structure", "encode_graph", "encode_structure", "input_text", "structure_version"]
+
+
+def input_text(sentence: str | Sequence[str]) -> str:
+    """The cache's canonical form of one parser input: raw text and token lists never collide."""
+    if isinstance(sentence, str):
+        return json.dumps(["text", sentence], ensure_ascii=False)
+    return json.dumps(["tokens", list(sentence)], ensure_ascii=False)
+
+
+def encode_graph(g: nx.DiGraph) -> bytes:
+    """A graph as the cache stores it (compressed compact JSON); workers encode in parallel, the parent only writes."""
+    return zlib.compress(to_json(g).encode("utf-8"), 6)
+
+
+def decode_graph(payload: bytes, sentence: str | Sequence[str]) -> nx.DiGraph | None:
+    """The graph in ``payload``, or None when it does not decode or its tokens are not ``sentence``'s."""
+    try:
+        g = from_json(zlib.decompress(payload))
+    except (ValueError, zlib.error):
+        return None
+    if not isinstance(sentence, str) and tokens(g) != list(sentence):
+        return None
+    return g
 
 
 @lru_cache(maxsize=1)
@@ -47,8 +74,16 @@ def encode_structure(structure: Sequence[PaperScene], g: nx.DiGraph) -> str:
         return [list(u.units), list(u.centers), terms, list(u.words)]
 
     def rows(st: Sequence[PaperScene]) -> list[object]:
-        return [[sc.scene, [[t, g.nodes[t]["position"]] for t in sc.leaves], list(sc.words), unit(sc.main_relation),
-                 [unit(p) for p in sc.participants]] for sc in st]  # fmt: skip
+        return [
+            [
+                sc.scene,
+                [[t, g.nodes[t]["position"]] for t in sc.leaves],
+                list(sc.words),
+                unit(sc.main_relation),
+                [unit(p) for p in sc.participants],
+            ]
+            for sc in st
+        ]
 
     doc = {"v": structure_version(), "scenes": rows(structure)}
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
@@ -74,8 +109,11 @@ def _decode_scenes(rows: list[Any], tokens: list[str] | None) -> PaperStructure:
         if len(leaves) != len(words) or (tokens is not None and not _at_positions(leaves, words, tokens)):
             raise ValueError("a scene's leaves are not the input's tokens")
         leaf_ids = tuple(str(t) for t, _ in leaves)
-        out.append(PaperScene(str(scene), leaf_ids, tuple(map(str, words)), _decode_unit(mr),
-                              tuple(_decode_unit(p) for p in parts)))  # fmt: skip
+        out.append(
+            PaperScene(
+                str(scene), leaf_ids, tuple(map(str, words)), _decode_unit(mr), tuple(_decode_unit(p) for p in parts)
+            )
+        )
     return tuple(out)
 
 
