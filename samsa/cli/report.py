@@ -95,8 +95,6 @@ def run(args: argparse.Namespace) -> int:
     from samsa.engine.pipeline import parse_corpus, progress_bar, worker_count
     from samsa.fileio import check_output_path
     from samsa.registry import get_parser
-    from samsa.report import build_report, render_html
-    from samsa.scoring.metric import Samsa
     from samsa.testsets import get_test_set
     from samsa.ucca.graph import tokens
 
@@ -140,27 +138,17 @@ def run(args: argparse.Namespace) -> int:
             if cache is not None:
                 cache.close()
         annotation = f"parsed ({parser.signature()})"
-    metric = Samsa(tokenizer=args.tokenizer, separator=args.sentence_separator, parser=parser, splitter=args.splitter)
-    info = {
-        "title": args.title or f"SAMSA report{': ' + test_set if test_set else ''}",
-        "test_set": test_set,
-        "annotation": annotation,
-        "references": _ref_counts(refs),
-    }
-    with progress_bar(len(graphs), "report", args.quiet) as bar:
-        data = build_report(
-            graphs,
-            sources,
-            systems,
-            metric=metric,
-            refs=refs,
-            resamples=args.bootstrap,
-            seed=args.seed,
-            info=info,
-            progress=bar.update,
-        )
-    _write(args.output, render_html(data), f"{len(graphs)} sentences, {len(systems)} system(s)")
-    return 0
+    title = f"SAMSA report{': ' + test_set if test_set else ''}"
+    return _report(
+        args,
+        graphs,
+        sources,
+        systems,
+        refs,
+        parser,
+        {"title": title, "test_set": test_set, "annotation": annotation},
+        documents=False,
+    )
 
 
 def _documents_report(
@@ -170,8 +158,6 @@ def _documents_report(
     from samsa.engine.documents import document_files, document_sentences, load_documents, parse_documents
     from samsa.engine.pipeline import progress_bar, worker_count
     from samsa.registry import get_parser
-    from samsa.report import build_report, render_html
-    from samsa.scoring.metric import Samsa
     from samsa.ucca.graph import tokens
 
     docs = document_files(args.ucca) if args.ucca else None
@@ -212,13 +198,27 @@ def _documents_report(
             if cache is not None:
                 cache.close()
         annotation = f"parsed ({parser.signature()})"
+    info = {"title": "SAMSA report (documents)", "test_set": None, "annotation": annotation}
+    return _report(args, graphs, sources, systems, refs, parser, info, documents=True)
+
+
+def _report(
+    args: argparse.Namespace,
+    graphs: list[Any],
+    sources: list[str],
+    systems: dict[str, list[str]],
+    refs: Any,
+    parser: Any,
+    info: dict[str, Any],
+    documents: bool,
+) -> int:
+    """Build and write the page (``info``: title, test set and annotation; ``--title`` wins)."""
+    from samsa.engine.pipeline import progress_bar
+    from samsa.report import build_report, render_html
+    from samsa.scoring.metric import Samsa
+
     metric = Samsa(tokenizer=args.tokenizer, separator=args.sentence_separator, parser=parser, splitter=args.splitter)
-    info = {
-        "title": args.title or "SAMSA report (documents)",
-        "test_set": None,
-        "annotation": annotation,
-        "references": _ref_counts(refs),
-    }
+    info = {**info, "title": args.title or info["title"], "references": _ref_counts(refs)}
     with progress_bar(len(graphs), "report", args.quiet) as bar:
         data = build_report(
             graphs,
@@ -230,9 +230,10 @@ def _documents_report(
             seed=args.seed,
             info=info,
             progress=bar.update,
-            documents=True,
+            documents=documents,
         )
-    _write(args.output, render_html(data), f"{len(graphs)} documents, {len(systems)} system(s)")
+    unit = "documents" if documents else "sentences"
+    _write(args.output, render_html(data), f"{len(graphs)} {unit}, {len(systems)} system(s)")
     return 0
 
 
