@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from samsa.cli.io import (
 )
 from samsa.engine.documents import MAX_DOCUMENT_TOKENS
 from samsa.errors import InputError
+from samsa.fileio import DEFAULT_MAX_TOKENS
 from samsa.text import TOKENIZERS
 
 DESCRIPTION = """\
@@ -110,12 +112,7 @@ def run(args: argparse.Namespace) -> int:
     if xml is not None and sources:
         xml.check_count(len(sources))
     n = len(sources) if sources else len(xml.files)  # type: ignore[union-attr]
-    systems: dict[str, list[str]] = {}  # read (and counted) before any parsing
-    for name, path in named:
-        lines = read_text_lines(path)
-        if len(lines) != n:
-            raise InputError(shown(path), min(len(lines), n) + 1, f"has {len(lines)} lines but {source_path} has {n}")
-        systems[name] = lines
+    systems = _read_systems(named, n, source_path)  # read (and counted) before any parsing
     if xml is not None:
         with progress_bar(len(xml.files), "load", args.quiet) as bar:
             graphs = xml.load(bar.update)
@@ -123,20 +120,13 @@ def run(args: argparse.Namespace) -> int:
         parser, annotation = xml, f"UCCA XML of {args.ucca}"
     else:
         parser = get_parser("builtin")
-        cache = open_cache(args)
-        try:
-            with progress_bar(len(sources), "parse", args.quiet) as bar:
-                graphs = parse_corpus(
-                    parser,
-                    sources,
-                    cache=cache,
-                    jobs=worker_count(args.jobs),
-                    dask=dask_target(args),
-                    progress=bar.update,
-                )
-        finally:
-            if cache is not None:
-                cache.close()
+        graphs = _parsed(
+            args,
+            len(sources),
+            lambda cache, done: parse_corpus(
+                parser, sources, cache=cache, jobs=worker_count(args.jobs), dask=dask_target(args), progress=done
+            ),
+        )
         annotation = f"parsed ({parser.signature()})"
     title = f"SAMSA report{': ' + test_set if test_set else ''}"
     return _report(
@@ -164,12 +154,7 @@ def _documents_report(
     n = len(sources) if sources else len(docs or [])
     if docs is not None and sources and len(docs) != n:
         raise InputError(args.ucca, None, f"holds {len(docs)} documents for the {n} lines of {source_path}")
-    systems = {}
-    for name, path in named:
-        lines = read_text_lines(path, max_tokens=MAX_DOCUMENT_TOKENS)
-        if len(lines) != n:
-            raise InputError(shown(path), min(len(lines), n) + 1, f"has {len(lines)} lines but {source_path} has {n}")
-        systems[name] = lines
+    systems = _read_systems(named, n, source_path, MAX_DOCUMENT_TOKENS)
     parser: Any
     if docs is not None:
         with progress_bar(len(docs), "load", args.quiet) as bar:
@@ -182,24 +167,44 @@ def _documents_report(
             for k, x in enumerate(sources, 1)
         ]
         parser = get_parser("builtin")
-        cache = open_cache(args)
-        try:
-            with progress_bar(sum(map(len, texts)), "parse", args.quiet) as bar:
-                run = parse_documents(
-                    parser,
-                    texts,
-                    cache=cache,
-                    jobs=worker_count(args.jobs),
-                    dask=dask_target(args),
-                    progress=bar.update,
-                )
-                graphs = list(run)
-        finally:
-            if cache is not None:
-                cache.close()
+        graphs = _parsed(
+            args,
+            sum(map(len, texts)),
+            lambda cache, done: parse_documents(
+                parser, texts, cache=cache, jobs=worker_count(args.jobs), dask=dask_target(args), progress=done
+            ),
+        )
         annotation = f"parsed ({parser.signature()})"
     info = {"title": "SAMSA report (documents)", "test_set": None, "annotation": annotation}
     return _report(args, graphs, sources, systems, refs, parser, info, documents=True)
+
+
+def _read_systems(
+    named: list[tuple[str, str]], n: int, source_path: str, max_tokens: int | None = DEFAULT_MAX_TOKENS
+) -> dict[str, list[str]]:
+    """Each system's lines, refused with one line when they are not ``n`` (the sources')."""
+    systems = {}
+    for name, path in named:
+        lines = read_text_lines(path, max_tokens=max_tokens)
+        if len(lines) != n:
+            raise InputError(shown(path), min(len(lines), n) + 1, f"has {len(lines)} lines but {source_path} has {n}")
+        systems[name] = lines
+    return systems
+
+
+def _parsed(
+    args: argparse.Namespace, total: int, run: Callable[[Any, Callable[[int], Any]], Iterable[Any]]
+) -> list[Any]:
+    """The graphs ``run(cache, progress)`` parses, with the parse cache open and a progress bar of ``total``."""
+    from samsa.engine.pipeline import progress_bar
+
+    cache = open_cache(args)
+    try:
+        with progress_bar(total, "parse", args.quiet) as bar:
+            return list(run(cache, bar.update))
+    finally:
+        if cache is not None:
+            cache.close()
 
 
 def _report(

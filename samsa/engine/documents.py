@@ -84,11 +84,10 @@ def document_files(directory: str | Path) -> list[list[Path]]:
 def load_documents(
     documents: Sequence[Sequence[Path]], progress: Callable[[int], Any] | None = None
 ) -> Iterator[nx.DiGraph]:
-    """Each document's files read and joined into one passage (a single passage file stays as it is), one
-    document at a time."""
+    """Each document's files read and joined into one passage (a single passage file as it is), one document at a
+    time."""
     for k, files in enumerate(documents, 1):
-        graphs = [load_passage(f) for f in files]
-        yield graphs[0] if len(graphs) == 1 else join_passages(graphs, str(k))
+        yield join_passages([load_passage(f) for f in files], str(k))
         if progress is not None:
             progress(1)
 

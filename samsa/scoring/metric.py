@@ -250,9 +250,8 @@ class Samsa:
                 assert isinstance(doc, nx.DiGraph)
                 check_passage(doc, f"<document {k}>")
                 out.append(doc)
-            else:  # one sentence: its own graph, unchanged
-                part = graphs[span[0] : span[1]]
-                out.append(part[0] if len(part) == 1 else join_passages(part, str(k)))
+            else:
+                out.append(join_passages(graphs[span[0] : span[1]], str(k)))
         return out
 
     def corpus_document_score(

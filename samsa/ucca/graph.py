@@ -207,13 +207,18 @@ def join_passages(graphs: Sequence[nx.DiGraph], passage_id: str = "1") -> nx.DiG
     positions counting on, each graph's paragraphs after the ones before), units renumbered after the ones before
     (``1.k``, in each graph's order), and the graphs' roots made one root ``1.1`` whose children are every graph's
     top-level units and terminals, in order. Every unit, edge and category (remote edges included) is the graph's
-    own, so the joined passage has exactly the graphs' Scenes, in order.
+    own, so the joined passage has exactly the graphs' Scenes, in order. A single graph comes back as a copy of
+    itself (its IDs unchanged), named ``passage_id``.
 
     >>> a, b = from_tokens(["Hi", "."]), from_tokens(["Bye"])
     >>> j = join_passages([a, b], "doc")
     >>> tokens(j), [j.nodes[t]["paragraph"] for t in terminals(j)], j.graph["passage_id"]
     (['Hi', '.', 'Bye'], [1, 1, 2], 'doc')
     """
+    if len(graphs) == 1:
+        out = graphs[0].copy()
+        out.graph["passage_id"] = passage_id
+        return out
     out = new_passage(passage_id)
     n_terms = n_units = n_paragraphs = 0
     for g in graphs:
