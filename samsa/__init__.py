@@ -2,7 +2,7 @@
 
 Public API::
 
-    from samsa import Samsa, corpus_samsa, sentence_samsa, load_passage
+    from samsa import Samsa, SamsaConfig, corpus_samsa, sentence_samsa, load_passage
 """
 
 __version__ = "0.1.0"
@@ -15,6 +15,7 @@ __all__ = [
     "CorpusResult",
     "InputError",
     "Samsa",
+    "SamsaConfig",
     "SamsaError",
     "ScoringError",
     "__version__",
@@ -33,6 +34,7 @@ __all__ = [
 _LAZY = {
     "CorpusResult": "samsa.scoring.metric",
     "Samsa": "samsa.scoring.metric",
+    "SamsaConfig": "samsa.config",
     "corpus_samsa": "samsa.scoring.metric",
     "get_samsa_sentence_scores": "samsa.scoring.metric",
     "score": "samsa.scoring.metric",

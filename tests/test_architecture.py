@@ -33,9 +33,11 @@ def imports(path: Path, known: dict[str, Path]) -> set[str]:
     me = module_name(path)
     package = me if path.name == "__init__.py" else me.rpartition(".")[0]
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):  # emptied before the walk below, which would otherwise have queued their bodies
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             node.body = []
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):

@@ -130,12 +130,12 @@ def test_sentence_samsa_of_an_unchanged_output_is_one_over_the_scene_count():
 
 def test_models_are_loaded_once_per_process(monkeypatch):
     """sentence_samsa on text used to rebuild the parser each call (about a second)."""
-    from samsa.scoring import metric
+    from samsa import config, registry
 
     built = []
-    real = metric.get_parser
-    monkeypatch.setattr(metric, "get_parser", lambda name, **kw: built.append(name) or real(name, **kw))
-    metric.shared_parser.cache_clear()
+    real = registry.get_parser
+    monkeypatch.setattr(registry, "get_parser", lambda name, **kw: built.append(name) or real(name, **kw))
+    config.shared_parser.cache_clear()
     for _ in range(3):
         assert easse_samsa.sentence_samsa("John got home .", "John got home .", aligner="exact") == 100.0
     assert built == ["builtin"]

@@ -10,6 +10,7 @@ from typing import ClassVar
 import pytest
 
 from samsa.cli import main
+from samsa.config import SamsaConfig
 from samsa.ucca.graph import tokens
 from samsa.ucca.xml import list_passage_files, load_passage
 
@@ -112,7 +113,7 @@ def test_dask_local_cluster_equals_single_process(data_dir):
     systems = [sents, [s.replace(" , ", " . ") for s in sents]]
     gold = score_means(files, systems, Job(), kind="xml")
     assert score_means(files, systems, Job(), kind="xml", dask="local", jobs=2) == gold
-    job = Job(parser=BuiltinParser(), tokenizer="none")
+    job = Job(SamsaConfig(parser=BuiltinParser(), tokenizer="none"))
     parsed = score_means(sents, systems, job, kind="parse")
     assert score_means(sents, systems, job, kind="parse", dask="local", jobs=2) == parsed
     assert parsed != gold  # the parse is not the gold annotation: the check compares real, different numbers
@@ -131,7 +132,7 @@ def test_a_local_dask_cluster_parses_without_pytorch_where_it_is_installed():
     from samsa.engine.executors import Item, Job, Worker
     from samsa.parsers.builtin import BuiltinParser
 
-    job = Job(parser=BuiltinParser(), tokenizer="none")
+    job = Job(SamsaConfig(parser=BuiltinParser(), tokenizer="none"))
     chunk = [Item("parse", "John gave Mary a call .", ("John called Mary .",))]
     executor = DaskExecutor(job, "local", workers=1)
     try:
@@ -439,7 +440,7 @@ class _CountingParser:
 def test_pool_loads_the_parser_once_in_the_parent_before_forking_and_only_to_parse():
     from samsa.engine.executors import Item, Job, PoolExecutor
 
-    job = Job(parser=_CountingParser(), score=False)
+    job = Job.parse_only(_CountingParser())
     pool = PoolExecutor(job, 2)
     try:
         results = list(pool.map([[Item("parse", ["a", "b"])], [Item("parse", ["c"])]], "all"))
@@ -463,7 +464,7 @@ def test_pool_workers_exit_once_the_last_chunk_is_done_and_a_later_map_gets_a_fr
 
     from samsa.engine.executors import Item, Job, PoolExecutor
 
-    job = Job(parser=_CountingParser(), score=False)
+    job = Job.parse_only(_CountingParser())
     tasks = [[Item("parse", ["a", "b"])], [Item("parse", ["c"])], [Item("parse", ["d"])]]
     others = set(mp.active_children())  # children of other tests, if any
     pool = PoolExecutor(job, 2)
@@ -499,7 +500,7 @@ def test_loaded_models_are_frozen_out_of_the_collector_while_parsing_and_the_cal
     from samsa.engine.executors import Item, Job, PoolExecutor, SerialExecutor
 
     gc.unfreeze()
-    job = Job(parser=_FreezeReportingParser(), score=False)
+    job = Job.parse_only(_FreezeReportingParser())
     tasks = [[Item("parse", ["a"])], [Item("parse", ["b"])]]
     pool = PoolExecutor(job, 2)
     try:
@@ -550,7 +551,7 @@ def test_run_items_parses_each_window_longest_first_in_chunks_and_yields_in_inpu
 
     lengths = [(k * 37) % 50 + 1 for k in range(CHUNK * WINDOW + 70)]  # a full window, then a second one
     items = [Item("parse", ["w"] * n, origin=str(k)) for k, n in enumerate(lengths)]
-    executor = SerialExecutor(Job(parser=_RecordingParser(), score=False))
+    executor = SerialExecutor(Job.parse_only(_RecordingParser()))
     _RecordingParser.calls = []
     try:
         got = [(it.origin, len(tokens(res.graph))) for it, res in run_items(iter(items), executor,
@@ -594,7 +595,7 @@ def test_graphs_travel_back_encoded_for_the_cache_only_when_something_caches_the
     from samsa.engine.executors import Item, Job, Worker
     from samsa.engine.pipeline import run_items
 
-    worker = Worker(Job(parser=_CountingParser(), score=False))
+    worker = Worker(Job.parse_only(_CountingParser()))
     chunk = [Item("parse", ["a", "b"])]
     (graphs,) = worker.run(chunk, "graphs")
     (both,) = worker.run(chunk, "all")
@@ -633,7 +634,7 @@ def test_the_collector_pauses_while_the_executor_loads_the_parser_and_runs_again
     from samsa.engine.executors import Item, Job, SerialExecutor
 
     assert gc.isenabled()
-    executor = SerialExecutor(Job(parser=_GcReportingParser(), score=False))
+    executor = SerialExecutor(Job.parse_only(_GcReportingParser()))
     try:
         list(executor.map([[Item("parse", ["a"])]], "graphs"))
     finally:

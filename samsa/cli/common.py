@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from samsa.cli.io import int_at_least
+from samsa.config import SamsaConfig
 from samsa.registry import available, get_aligner, resolve
 
 
@@ -33,15 +34,31 @@ def add_aligner_options(p: argparse.ArgumentParser, default: str = "exact") -> N
 
 
 def add_splitter_option(p: argparse.ArgumentParser) -> None:
-    from samsa.text import SPLITTER_NAME, SPLITTERS
+    from samsa.text import SPLITTERS
 
     p.add_argument(
         "--splitter",
         choices=sorted(SPLITTERS),
-        default=SPLITTER_NAME,
+        default=SamsaConfig.splitter,
         help="rule-based sentence splitter for outputs without --sentence-separator; rule.v1 is the "
         "older one, kept so that old signatures can be reproduced (default: %(default)s)",
     )
+
+
+def samsa_config(args: argparse.Namespace, parser: Any = None) -> SamsaConfig:
+    """The SAMSA settings given on the command line (a setting the command has no option for keeps its
+    default) and the parser that parses or names the sources."""
+    options = (
+        ("compat", "compat"),
+        ("tokenizer", "tokenizer"),
+        ("separator", "sentence_separator"),
+        ("splitter", "splitter"),
+        ("lowercase", "lowercase"),
+    )
+    given: dict[str, Any] = {key: getattr(args, name) for key, name in options if hasattr(args, name)}
+    if hasattr(args, "aligner"):
+        given["aligner"], given["aligner_options"] = aligner_spec(args)
+    return SamsaConfig(parser=parser, **given)
 
 
 def build_aligner(args: argparse.Namespace) -> Any:

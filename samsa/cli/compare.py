@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from samsa.cli.common import add_aligner_options, add_runtime_options, build_aligner, dask_target, open_cache
+from samsa.cli.common import add_aligner_options, add_runtime_options, dask_target, open_cache, samsa_config
 from samsa.cli.io import (
     add_format_options,
     add_system_options,
@@ -17,6 +17,7 @@ from samsa.cli.io import (
     shown,
     system_files,
 )
+from samsa.config import COMPAT_NAMES, SamsaConfig
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_write_text, check_output_path
 from samsa.registry import get_parser, resolve
@@ -55,8 +56,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="compare with these UCCA XML files instead of parsing (another annotator, a TUPA run, ...)",
     )
-    p.add_argument("--compat", choices=("paper", "easse"), default="paper")
-    p.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default="wordpunct")
+    p.add_argument("--compat", choices=sorted(COMPAT_NAMES), default=SamsaConfig.compat)
+    p.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default=SamsaConfig.tokenizer)
     p.add_argument("--sentence-separator", metavar="SEP", default=None)
     add_aligner_options(p)
     p.add_argument(
@@ -103,13 +104,7 @@ def run(args: argparse.Namespace) -> int:
         _check_tokens(gold, parsed, xml.files, parser.files)
     else:
         parsed, parser = _parse(args, gold)
-    metric = Samsa(
-        aligner=build_aligner(args),
-        compat=args.compat,
-        tokenizer=args.tokenizer,
-        separator=args.sentence_separator,
-        parser=parser,
-    )
+    metric = Samsa(samsa_config(args, parser))
     result = compare_annotations(gold, parsed, systems, metric)
     rows = result.pop("per_sentence")
     if args.per_sentence:

@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     parser = get_parser(args.parser)
     sentences = [line.split() for line in lines] if args.tokenizer == "none" else lines
     width = max(6, len(str(len(lines))))
-    executor = make_executor(Job(parser=parser, score=False), jobs=worker_count(args.jobs), dask=dask_target(args))
+    executor = make_executor(Job.parse_only(parser), jobs=worker_count(args.jobs), dask=dask_target(args))
     cache = open_cache(args)
     bar = progress_bar(len(lines), "parse", args.quiet)
     # everything goes to a fresh directory beside the target, which replaces it only at the end: an interrupted

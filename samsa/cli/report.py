@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from samsa.cli.common import add_runtime_options, add_splitter_option, dask_target, open_cache
+from samsa.cli.common import add_runtime_options, add_splitter_option, dask_target, open_cache, samsa_config
 from samsa.cli.io import (
     add_system_options,
     add_test_set_option,
@@ -19,6 +19,7 @@ from samsa.cli.io import (
     shown,
     system_files,
 )
+from samsa.config import SamsaConfig
 from samsa.engine.documents import MAX_DOCUMENT_TOKENS
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS
@@ -69,7 +70,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--tokenizer",
         choices=sorted(TOKENIZERS),
-        default="wordpunct",
+        default=SamsaConfig.tokenizer,
         help="SAMSA's output tokenizer (default: %(default)s)",
     )
     p.add_argument("--sentence-separator", metavar="SEP", default=None, help="sentence separator in output lines")
@@ -222,7 +223,7 @@ def _report(
     from samsa.report import build_report, render_html
     from samsa.scoring.metric import Samsa
 
-    metric = Samsa(tokenizer=args.tokenizer, separator=args.sentence_separator, parser=parser, splitter=args.splitter)
+    metric = Samsa(samsa_config(args, parser))
     info = {**info, "title": args.title or info["title"], "references": _ref_counts(refs)}
     with progress_bar(len(graphs), "report", args.quiet) as bar:
         data = build_report(

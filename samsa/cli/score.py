@@ -6,16 +6,16 @@ import argparse
 import json
 import sys
 from contextlib import ExitStack
+from dataclasses import replace
 from typing import Any, TextIO
 
 from samsa.cli.common import (
     add_aligner_options,
     add_runtime_options,
     add_splitter_option,
-    aligner_spec,
-    build_aligner,
     dask_target,
     open_cache,
+    samsa_config,
 )
 from samsa.cli.io import (
     add_data_option,
@@ -30,6 +30,7 @@ from samsa.cli.io import (
     system_files,
 )
 from samsa.cli.sources import DocumentItems, sentence_items
+from samsa.config import COMPAT_NAMES, SamsaConfig
 from samsa.engine.documents import DOCUMENT_CHUNK, DOCUMENT_WINDOW, MAX_DOCUMENT_TOKENS
 from samsa.engine.executors import Job
 from samsa.engine.pipeline import (
@@ -44,8 +45,8 @@ from samsa.engine.pipeline import (
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_open, check_output_path
 from samsa.registry import available
-from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean
 from samsa.scoring.metric import Samsa
+from samsa.scoring.result import CorpusTotals
 from samsa.tables import render
 from samsa.text import TOKENIZERS
 
@@ -93,12 +94,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     add_aligner_options(p)
     p.add_argument(
-        "--compat", choices=sorted(COMPAT_MODES), default="paper", help="definition to follow (default: %(default)s)"
+        "--compat",
+        choices=sorted(COMPAT_NAMES),
+        default=SamsaConfig.compat,
+        help="definition to follow (default: %(default)s)",
     )
     p.add_argument(
         "--tokenizer",
         choices=sorted(TOKENIZERS),
-        default="wordpunct",
+        default=SamsaConfig.tokenizer,
         help="tokenizer of the output sentences; 'none' = already tokenized (default: %(default)s)",
     )
     p.add_argument(
@@ -173,26 +177,10 @@ def run(args: argparse.Namespace) -> int:
         items, parser = sentence_items(args, systems, files)
         parsing = parser is not None and not args.ucca
         named_parser = parser
-    metric = Samsa(
-        aligner=build_aligner(args),
-        compat=args.compat,
-        tokenizer=args.tokenizer,
-        separator=args.sentence_separator,
-        parser=named_parser,
-        splitter=args.splitter,
-        lowercase=args.lowercase,
-    )
-    job = Job(
-        parser=parser if parsing else None,
-        aligner=aligner_spec(args),
-        compat=args.compat,
-        tokenizer=args.tokenizer,
-        separator=args.sentence_separator,
-        lenient=args.lenient,
-        splitter=args.splitter,
-        lowercase=args.lowercase,
-    )
-    totals = [_Totals() for _ in systems]
+    config = samsa_config(args, named_parser)
+    metric = Samsa(config)
+    job = Job(replace(config, parser=parser if parsing else None), lenient=args.lenient)
+    totals = [CorpusTotals() for _ in systems]
     dropped: list[int] = []
     with ExitStack() as stack:
         rows = _rows_file(stack, args.per_sentence)  # streamed; replaces the target only if the run succeeds
@@ -234,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     summaries = [
-        {"system": name, "file": files[name], **t.summary(metric, args.documents), "n_dropped": len(dropped)}
+        {"system": name, "file": files[name], **_summary(t, metric, args.documents), "n_dropped": len(dropped)}
         for name, t in zip(systems, totals, strict=True)
     ]
     if args.format == "json":
@@ -248,31 +236,9 @@ def _rows_file(stack: ExitStack, target: str | None) -> TextIO | None:
     return None if target is None else stack.enter_context(atomic_open(target))
 
 
-class _Totals:
-    """What the corpus summary needs of each sentence: its two scores and counts (no graphs, no detail)."""
-
-    def __init__(self) -> None:
-        self.samsa: list[float] = []
-        self.abl: list[float] = []
-        self.scenes = self.sentences = 0
-
-    def add(self, r: SentenceResult) -> None:
-        self.samsa.append(r.samsa)
-        self.abl.append(r.samsa_abl)
-        self.scenes += r.n_scenes
-        self.sentences += r.n_sentences
-
-    def summary(self, metric: Samsa, documents: bool = False) -> dict[str, Any]:
-        return {
-            "name": "SAMSA",
-            "samsa": corpus_mean(self.samsa),
-            "samsa_abl": corpus_mean(self.abl),
-            "n_lines": len(self.samsa),
-            "n_scenes": self.scenes,
-            "n_output_sentences": self.sentences,
-            "signature": metric.signature(documents=documents),
-            "config": {**metric.config(), "documents": documents},
-        }
+def _summary(totals: CorpusTotals, metric: Samsa, documents: bool) -> dict[str, Any]:
+    config = {**metric.settings(), "documents": documents}
+    return totals.result(metric.signature(documents=documents), config).to_dict()
 
 
 def _table(summaries: list[dict[str, Any]], fmt: str, width: int) -> str:

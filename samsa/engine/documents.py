@@ -108,7 +108,7 @@ def parse_documents(
     from samsa.engine.executors import Item, Job
     from samsa.engine.pipeline import make_executor, run_items
 
-    executor = make_executor(Job(parser=parser, score=False), jobs=jobs, dask=dask)
+    executor = make_executor(Job.parse_only(parser), jobs=jobs, dask=dask)
     try:
         items = (Item("parse", s) for doc in documents for s in doc)
         stream = run_items(items, executor, cache=cache, parser=parser, return_graphs=True, progress=progress)

@@ -139,20 +139,22 @@ def _samsa(
     documents: bool = False,
 ) -> tuple[list[tuple[float, float]], str]:
     """SAMSA of every system in one pass: gold UCCA of ``ucca``, else the built-in parser's UCCA of the sources."""
+    from dataclasses import replace
+
+    from samsa.config import shared_parser
+    from samsa.engine.documents import DOCUMENT_CHUNK, DOCUMENT_WINDOW
     from samsa.engine.pipeline import Job, score_means
     from samsa.registry import get_parser
-    from samsa.scoring.metric import Samsa, shared_parser
+    from samsa.scoring.metric import Samsa
 
     if documents:
         graphs, named = _documents(source, config, ucca, jobs, dask, cache, progress)
-        metric = Samsa(separator=config.separator, parser=named, splitter=config.splitter)
-        job = Job(separator=config.separator, splitter=config.splitter)
-        from samsa.engine.documents import DOCUMENT_CHUNK, DOCUMENT_WINDOW
-
+        settings = config.samsa_config(named)
+        job = Job(replace(settings, parser=None))
         scores = score_means(
             graphs, systems, job, kind="graph", jobs=jobs, dask=dask, chunk=DOCUMENT_CHUNK, window=DOCUMENT_WINDOW
         )
-        return scores, metric.signature(documents=True)
+        return scores, Samsa(settings).signature(documents=True)
     if ucca is not None:
         xml = get_parser("xml", directory=ucca)
         xml.check_count(len(source))
@@ -160,18 +162,18 @@ def _samsa(
     else:
         parser = shared_parser("builtin")
         sources, kind = source, "parse"
-    metric = Samsa(separator=config.separator, parser=parser, splitter=config.splitter)
-    job = Job(parser=parser if kind == "parse" else None, separator=config.separator, splitter=config.splitter)
+    settings = config.samsa_config(parser)
+    job = Job(settings if kind == "parse" else replace(settings, parser=None))
     scores = score_means(sources, systems, job, kind=kind, jobs=jobs, dask=dask, cache=cache, progress=progress)
-    return scores, metric.signature()
+    return scores, Samsa(settings).signature()
 
 
 def _documents(
     source: list[str], config: SuiteConfig, ucca: Any, jobs: int, dask: Any, cache: Any, progress: Any
 ) -> tuple[Iterable[Any], Any]:
     """Each source document as one passage (gold UCCA of ``ucca``, else parsed), and the parser to name."""
+    from samsa.config import shared_parser
     from samsa.engine.documents import document_files, document_sentences, load_documents, parse_documents
-    from samsa.scoring.metric import shared_parser
 
     if ucca is not None:
         docs = document_files(ucca)

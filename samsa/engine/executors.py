@@ -22,29 +22,34 @@ from typing import Any
 
 import networkx as nx
 
+from samsa.config import SamsaConfig
 from samsa.errors import InputError, SamsaError, ScoringError
-from samsa.text import SPLITTER_NAME
 
 __all__ = ["Item", "ItemResult", "Job", "PoolExecutor", "SerialExecutor", "Worker"]
 
 
 @dataclass(frozen=True)
 class Job:
-    """What every worker builds once: the parser (for raw sources) and the SAMSA settings (for scoring).
+    """What every worker builds once: the SAMSA settings (``config``; its parser parses raw sources) and whether
+    it scores.
 
-    ``aligner`` is a registry name and its options, so that heavy aligners
-    (spaCy, PPDB) are built inside each worker rather than pickled.
+    ``config.aligner`` is a registry name and its options, so that heavy aligners (spaCy, PPDB) are built inside
+    each worker rather than pickled.
     """
 
-    parser: Any = None
-    aligner: tuple[str, dict[str, Any]] = ("exact", {})
-    compat: str = "paper"
-    tokenizer: str = "wordpunct"
-    separator: str | None = None
+    config: SamsaConfig = field(default_factory=SamsaConfig)
     score: bool = True
-    splitter: str = SPLITTER_NAME
     lenient: bool = False  # drop a passage that does not load or validate (and say so) instead of stopping
-    lowercase: bool = False  # output tokens lowercased after splitting (sources are lowercased by the caller)
+
+    @property
+    def parser(self) -> Any:
+        """What parses raw sources (the built-in parser object, when the caller has one)."""
+        return self.config.parser
+
+    @classmethod
+    def parse_only(cls, parser: Any) -> Job:
+        """A job that parses with ``parser`` and scores nothing."""
+        return cls(SamsaConfig(parser=parser), score=False)
 
 
 @dataclass(frozen=True)
@@ -78,22 +83,10 @@ class Worker:
     """Builds the models of a :class:`Job` once and runs chunks of :class:`Item`."""
 
     def __init__(self, job: Job) -> None:
-        from samsa.registry import get_aligner
         from samsa.scoring.metric import Samsa
 
         self.job = job
-        self.metric = None
-        if job.score:
-            name, options = job.aligner
-            self.metric = Samsa(
-                aligner=get_aligner(name, **options),
-                compat=job.compat,
-                tokenizer=job.tokenizer,
-                separator=job.separator,
-                parser=job.parser,
-                splitter=job.splitter,
-                lowercase=job.lowercase,
-            )
+        self.metric = Samsa(job.config) if job.score else None
 
     @property
     def paper(self) -> bool:

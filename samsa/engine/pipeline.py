@@ -151,7 +151,7 @@ def run_items(
 
     key = parser.cache_key() if cache is not None and parser is not None and hasattr(parser, "cache_key") else None
     job = getattr(executor, "job", None)
-    paper = job is not None and job.score and job.compat == "paper" and not return_graphs
+    paper = job is not None and job.score and job.config.compat == "paper" and not return_graphs
     version = structure_version() if key is not None and paper else None
     submitted: deque[tuple[_Window, list[int]]] = deque()
 
@@ -205,7 +205,7 @@ def parse_corpus(
     progress: Callable[[int], None] | None = None,
 ) -> list[nx.DiGraph]:
     """Parse sentences (cached, in parallel): graph ``k`` gets passage ID ``k`` (1-based), as ``parser.parse``."""
-    executor = make_executor(Job(parser=parser, score=False), jobs=jobs, dask=dask)
+    executor = make_executor(Job.parse_only(parser), jobs=jobs, dask=dask)
     try:
         items = (Item("parse", s) for s in sentences)
         graphs = [
@@ -236,13 +236,13 @@ def score_means(
 
     Every system is scored in the same pass, so the sources are parsed once.
     """
-    from samsa.scoring import corpus_mean
+    from samsa.scoring.result import CorpusTotals
 
     columns = list(zip(*systems, strict=True))
     items = (
         Item(kind, src, outs, str(src) if kind == "xml" else "") for src, outs in zip(sources, columns, strict=True)
     )
-    scores: list[tuple[list[float], list[float]]] = [([], []) for _ in systems]
+    totals = [CorpusTotals() for _ in systems]
     executor = make_executor(job, jobs=jobs, dask=dask)
     try:
         parser = job.parser if kind == "parse" else None
@@ -251,12 +251,11 @@ def score_means(
             scored = sentence_results(item, line, res, lenient=job.lenient)
             if scored is None:
                 continue
-            for (samsa, abl), r in zip(scores, scored, strict=True):
-                samsa.append(r.samsa)
-                abl.append(r.samsa_abl)
+            for total, r in zip(totals, scored, strict=True):
+                total.add(r)
     finally:
         executor.close()
-    return [(corpus_mean(a), corpus_mean(b)) for a, b in scores]
+    return [t.means() for t in totals]
 
 
 def sentence_results(

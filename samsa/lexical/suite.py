@@ -13,6 +13,7 @@ from typing import Any
 
 from samsa import __version__
 from samsa import lexical as L
+from samsa.config import SamsaConfig
 from samsa.errors import ConfigError
 from samsa.lexical.edits import split_stats
 from samsa.lexical.readability import fkbleu, sentence_fk_xu
@@ -57,6 +58,11 @@ class SuiteConfig:
     #: a normalization the caller applied before the suite (e.g. ``"table2"``: Moses unescaping, lowercasing,
     #: PTB clitics, as :func:`samsa.studies.reproduce.table2_normalize`); it shows in every signature
     prenorm: str | None = None
+
+    def samsa_config(self, parser: Any = None) -> SamsaConfig:
+        """SAMSA's settings beside these metrics: the same sentence separator and splitter, SAMSA's defaults
+        for the rest, and the parser that parses or names the sources."""
+        return SamsaConfig(separator=self.separator, splitter=self.splitter, parser=parser)
 
 
 #: what each known upstream normalization does, for the signature's lc/unesc fields

@@ -9,19 +9,17 @@ written for EASSE ports with a changed import.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import replace
 from typing import Any, TypeAlias
 
 import networkx as nx
 
-from samsa import __version__
 from samsa.aligners.base import Aligner
-from samsa.errors import ConfigError, InputError
-from samsa.registry import get_aligner, get_parser
-from samsa.scoring import COMPAT_MODES, SentenceResult, corpus_mean, scene_tokens, score_passage
-from samsa.signature import format_signature
-from samsa.text import SPLITTER_NAME, SPLITTERS, TOKENIZERS, split_output
+from samsa.config import SamsaConfig, shared_aligner, shared_parser
+from samsa.errors import InputError
+from samsa.scoring import SentenceResult, scene_tokens, score_passage
+from samsa.scoring.result import CorpusResult, CorpusTotals
+from samsa.text import split_output
 from samsa.ucca.validate import check_passage
 
 __all__ = [
@@ -38,51 +36,10 @@ __all__ = [
 Source: TypeAlias = "nx.DiGraph | str"
 
 
-@dataclass(frozen=True)
-class CorpusResult:
-    """Corpus SAMSA / SAMSA-abl (means of sentence scores) with every sentence's detail."""
-
-    samsa: float
-    samsa_abl: float
-    sentences: tuple[SentenceResult, ...]
-    signature: str
-    config: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self, detail: bool = False) -> dict[str, Any]:
-        return {
-            "name": "SAMSA",
-            "samsa": self.samsa,
-            "samsa_abl": self.samsa_abl,
-            "n_sentences": len(self.sentences),
-            "signature": self.signature,
-            "config": self.config,
-            **({"sentences": [s.to_dict() for s in self.sentences]} if detail else {}),
-        }
-
-
 class Samsa:
-    """SAMSA with fixed settings.
-
-    Parameters
-    ----------
-    aligner
-        A registry name (``"exact"``) or an :class:`~samsa.aligners.base.Aligner`.
-    compat
-        ``"paper"`` (default) or ``"easse"``; see ``docs/samsa.md``.
-    tokenizer
-        How output sentences are tokenized: ``"wordpunct"`` (default, as the
-        original scripts), ``"none"`` (already tokenized; EASSE's ``"plain"``), or
-        sacrebleu's ``"13a"`` / ``"intl"`` (what EASSE applies, its ``tokenizer=``).
-    lowercase
-        Lowercase the output tokens (after sentence splitting, which reads capitals),
-        and sources given as text before they are parsed (EASSE's ``lowercase=``).
-        The exact aligner ignores case either way.
-    separator
-        Sentence separator inside an output line (e.g. ``"<::::>"``); ``None``
-        uses the rule-based splitter.
-    parser
-        A parser object or registry name, used for sources given as text
-        (default: the built-in parser) and named in the signature.
+    """SAMSA with fixed settings: a :class:`~samsa.config.SamsaConfig`, given whole or as its keywords
+    (``aligner``, ``compat``, ``tokenizer``, ``splitter``, ``lowercase``, ``separator``, ``parser``; an
+    ``aligner`` may also be an :class:`~samsa.aligners.base.Aligner` object).
 
     Examples
     --------
@@ -92,64 +49,34 @@ class Samsa:
     100.0
     """
 
-    def __init__(
-        self,
-        *,
-        aligner: str | Aligner = "exact",
-        compat: str = "paper",
-        tokenizer: str = "wordpunct",
-        separator: str | None = None,
-        parser: Any = None,
-        splitter: str = SPLITTER_NAME,
-        lowercase: bool = False,
-    ) -> None:
-        if compat not in COMPAT_MODES:
-            raise ConfigError(f"unknown compat mode {compat!r}; choose from {sorted(COMPAT_MODES)}")
-        if tokenizer not in TOKENIZERS:
-            raise ConfigError(f"unknown tokenizer {tokenizer!r}; choose from {sorted(TOKENIZERS)}")
-        self.aligner: Aligner = shared_aligner(aligner) if isinstance(aligner, str) else aligner
-        self.lowercase = bool(lowercase)
-        self.compat = compat
-        self.tokenizer = tokenizer
-        self.separator = separator
-        self.parser = parser
-        if splitter not in SPLITTERS:
-            raise ConfigError(f"unknown sentence splitter {splitter!r}; choose from {sorted(SPLITTERS)}")
-        self.splitter = splitter
+    def __init__(self, config: SamsaConfig | None = None, **settings: Any) -> None:
+        self.config = replace(config, **settings) if config is not None else SamsaConfig(**settings)
+        self.aligner: Aligner = self.config.build_aligner()
+        self.parser: Any = self.config.parser  # a registry name is built when a source comes as text
+
+    @property
+    def compat(self) -> str:
+        return self.config.compat
+
+    @property
+    def splitter(self) -> str:
+        return self.config.splitter
 
     def signature(self, *, documents: bool = False) -> str:
         """How a number was computed; ``documents``: document-level SAMSA (``doc:yes``, :meth:`document_score`)."""
-        parser = self.parser if isinstance(self.parser, str) or self.parser is None else self.parser.signature()
-        return format_signature(
-            "SAMSA",
-            {
-                "compat": self.compat,
-                "parser": parser or "given",
-                "aligner": self.aligner.signature(),
-                "tok": self.tokenizer,
-                "lc": "yes" if self.lowercase else "no",
-                "split": "sep" if self.separator else self.splitter,
-                "doc": "yes" if documents else None,
-            },
-            __version__,
-        )
+        return self.config.signature(self.aligner, documents=documents)
 
-    def config(self) -> dict[str, Any]:
-        return {
-            "compat": self.compat,
-            "aligner": self.aligner.signature(),
-            "tokenizer": self.tokenizer,
-            "lowercase": self.lowercase,
-            "separator": self.separator,
-            "splitter": self.splitter,
-        }
+    def settings(self, *, documents: bool = False) -> dict[str, Any]:
+        """The settings as JSON values (a corpus result's ``config``)."""
+        return {**self.config.to_dict(self.aligner), **({"documents": True} if documents else {})}
 
     def split(self, output: str | Sequence[Sequence[str]]) -> list[list[str]]:
         """Output line -> tokenized sentences (already split input passes through)."""
         if isinstance(output, str):
             # split first: the splitter reads capital letters ("home. John"); then lowercase the tokens
-            sents = split_output(output, separator=self.separator, tokenizer=self.tokenizer, splitter=self.splitter)
-            return [[t.lower() for t in s] for s in sents] if self.lowercase else sents
+            c = self.config
+            sents = split_output(output, separator=c.separator, tokenizer=c.tokenizer, splitter=c.splitter)
+            return [[t.lower() for t in s] for s in sents] if c.lowercase else sents
         return [list(s) for s in output]
 
     def _graphs(self, sources: Sequence[Source]) -> list[nx.DiGraph]:
@@ -161,7 +88,7 @@ class Samsa:
                 raise InputError(
                     f"<source {k}>", None, f"a source is a UCCA graph or a sentence, not {type(s).__name__}"
                 )
-        texts = [s.lower() if self.lowercase else s for s in sources if isinstance(s, str)]
+        texts = [s.lower() if self.config.lowercase else s for s in sources if isinstance(s, str)]
         if not texts:
             return list(sources)
         if self.parser is None or isinstance(self.parser, str):
@@ -288,30 +215,9 @@ class Samsa:
         pairs = zip(graphs, outputs, strict=True)
         if progress is not None:
             pairs = progress(pairs)
-        results = tuple(score_passage(g, self.split(o), self.aligner, self.compat) for g, o in pairs)
-        return CorpusResult(
-            corpus_mean([r.samsa for r in results]),
-            corpus_mean([r.samsa_abl for r in results]),
-            results,
-            self.signature(documents=documents),
-            {**self.config(), "documents": True} if documents else self.config(),
-        )
-
-
-@lru_cache(maxsize=8)
-def shared_parser(name: str) -> Any:
-    """The parser registered as ``name`` with default options, built once per process.
-
-    Loading the built-in parser takes about a second (spaCy and the weights); the
-    EASSE-style functions below are called once per sentence or corpus, so they share it.
-    """
-    return get_parser(name)
-
-
-@lru_cache(maxsize=8)
-def shared_aligner(name: str) -> Aligner:
-    """The aligner registered as ``name`` with default options, built once per process (spaCy for sultan)."""
-    return get_aligner(name)
+        totals = CorpusTotals(keep=True)
+        totals.add_all(score_passage(g, self.split(o), self.aligner, self.compat) for g, o in pairs)
+        return totals.result(self.signature(documents=documents), self.settings(documents=documents))
 
 
 def _metric(settings: dict[str, Any]) -> tuple[Samsa, bool]:

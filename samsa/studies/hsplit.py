@@ -92,14 +92,14 @@ def benchmark_hsplit(
             signatures[ref_set] = res.pop("signatures")
             results[name][ref_set] = res
     if samsa:
+        from samsa.config import SamsaConfig
         from samsa.engine.pipeline import Job, score_means
         from samsa.registry import get_parser
         from samsa.scoring.metric import Samsa
 
         raw = read_lines(data / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig")
-        parser = parser or get_parser("builtin")
-        metric = Samsa(aligner=aligner, tokenizer="none", parser=parser)
-        job = Job(parser=parser, aligner=(aligner, {}), tokenizer="none")
+        settings = SamsaConfig(aligner=aligner, tokenizer="none", parser=parser or get_parser("builtin"))
+        metric, job = Samsa(settings), Job(settings)
         means = score_means(
             raw[: len(src)], list(outputs.values()), job, jobs=jobs, dask=dask, cache=cache, progress=progress
         )  # parsed once, for every system

@@ -240,14 +240,15 @@ def samsa_correlations(
     rejoined (:func:`table2_normalize`), split at standalone sentence marks.
     ``jobs``, ``dask``, ``cache``: how the parse and scoring run (``samsa.engine.pipeline``).
     """
+    from samsa.config import SamsaConfig
     from samsa.engine.pipeline import Job, score_means
     from samsa.registry import get_parser
     from samsa.scoring.metric import Samsa
 
     data = Path(data)
     sources = read_lines(data / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig")[:first]
-    parser = parser or get_parser("builtin")
-    metric = Samsa(aligner=aligner, tokenizer="none", parser=parser)
+    settings = SamsaConfig(aligner=aligner, tokenizer="none", parser=parser or get_parser("builtin"))
+    metric = Samsa(settings)
     outputs = {name: read_lines(data / rel, max_tokens=None)[:first] for name, rel in ACL2018_SYSTEM_FILES.items()}
     outputs.update({h: read_lines(data / "hsplit" / "HSplit" / f"{h}_full")[:first] for h in HSPLITS})
     human_df = load_acl2018_ratings(data / "acl2018" / "Human_evaluation_benchmark_acl2018.ods")
@@ -259,8 +260,9 @@ def samsa_correlations(
         )
         human[h] = {d: float(hs.loc[h, d]) for d in DIMS}
     normalized = [[table2_normalize(x) for x in lines] for lines in outputs.values()]
-    job = Job(parser=parser, aligner=(aligner, {}), tokenizer="none")
-    means = score_means(sources, normalized, job, jobs=jobs, dask=dask, cache=cache, progress=progress)  # one parse
+    means = score_means(
+        sources, normalized, Job(settings), jobs=jobs, dask=dask, cache=cache, progress=progress
+    )  # one parse
     scores = {name: {"SAMSA": a, "SAMSA-abl": b} for name, (a, b) in zip(outputs, means, strict=True)}
     systems = list(outputs)
     table: dict[str, dict[str, dict[str, float]]] = {}
