@@ -605,7 +605,7 @@ def test_graphs_travel_back_encoded_for_the_cache_only_when_something_caches_the
     assert encoded.graph is None and encoded.payload == both.payload
 
     class Recording:
-        job = None
+        job = worker.job
         wants: ClassVar[list[str]] = []
 
         def map(self, tasks, want):

@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from samsa.engine.executors import Item, ItemResult, Job, Worker, _ordered_window
+from samsa.engine.seams import Want
 from samsa.errors import PluginUnavailable
 
 __all__ = ["DaskExecutor", "SamsaWorkerPlugin"]
@@ -79,7 +80,7 @@ def _environ_kept(names: Iterable[str]) -> Iterator[None]:
                 os.environ[name] = value
 
 
-def _run_on_dask_worker(name: str, items: list[Item], want: str) -> list[ItemResult]:
+def _run_on_dask_worker(name: str, items: list[Item], want: Want) -> list[ItemResult]:
     from distributed import get_worker
 
     workers: dict[str, Any] = get_worker().samsa_workers  # type: ignore[attr-defined]  # set by SamsaWorkerPlugin
@@ -116,7 +117,7 @@ class DaskExecutor:
         self.client.register_plugin(plugin, name=self.name)
         self.width = 2 * max(len(self.client.scheduler_info().get("workers", {})), 1)
 
-    def map(self, tasks: Iterable[list[Item]], want: str) -> Iterator[list[ItemResult]]:
+    def map(self, tasks: Iterable[list[Item]], want: Want) -> Iterator[list[ItemResult]]:
         def submit(t: list[Item]) -> Any:
             return self.client.submit(_run_on_dask_worker, self.name, t, want, pure=False)
 

@@ -144,6 +144,7 @@ def _samsa(
     from samsa.config import shared_parser
     from samsa.engine.documents import DOCUMENT_CHUNK, DOCUMENT_WINDOW
     from samsa.engine.pipeline import Job, score_means
+    from samsa.engine.seams import ItemKind
     from samsa.registry import get_parser
     from samsa.scoring.metric import Samsa
 
@@ -155,13 +156,13 @@ def _samsa(
             graphs, systems, job, kind="graph", jobs=jobs, dask=dask, chunk=DOCUMENT_CHUNK, window=DOCUMENT_WINDOW
         )
         return scores, Samsa(settings).signature(documents=True)
+    kind: ItemKind = "parse"
     if ucca is not None:
         xml = get_parser("xml", directory=ucca)
         xml.check_count(len(source))
         sources, kind, parser, cache = xml.files, "xml", xml, None
     else:
-        parser = shared_parser("builtin")
-        sources, kind = source, "parse"
+        parser, sources = shared_parser("builtin"), source
     settings = config.samsa_config(parser)
     job = Job(settings if kind == "parse" else replace(settings, parser=None))
     scores = score_means(sources, systems, job, kind=kind, jobs=jobs, dask=dask, cache=cache, progress=progress)

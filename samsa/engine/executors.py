@@ -22,7 +22,8 @@ from typing import Any
 
 import networkx as nx
 
-from samsa.config import SamsaConfig
+from samsa.config import Compat, SamsaConfig
+from samsa.engine.seams import ItemKind, Want
 from samsa.errors import InputError, SamsaError, ScoringError
 
 __all__ = ["Item", "ItemResult", "Job", "PoolExecutor", "SerialExecutor", "Worker"]
@@ -58,7 +59,7 @@ class Item:
     parse cache's graph ``payload`` or, for paper-mode scoring, its encoded structure ``scenes``), ``graph`` or
     ``xml`` (a file path)."""
 
-    kind: str
+    kind: ItemKind
     source: Any
     outputs: tuple[str, ...] = ()
     origin: str = ""
@@ -135,7 +136,7 @@ class Worker:
             dropped[k] = str(e)
             return None
 
-    def run(self, items: Sequence[Item], want: str = "none") -> list[ItemResult]:
+    def run(self, items: Sequence[Item], want: Want = "none") -> list[ItemResult]:
         """Score a chunk; ``want`` says which graphs travel back: ``all`` (as graphs, parsed ones also encoded for
         the cache), ``graphs`` (as graphs only: nobody caches them), ``parsed`` (encoded for the cache, with their
         paper-mode structures) or ``none``."""
@@ -195,7 +196,7 @@ class _Loaded:
     dropped: list[str | None]  # lenient mode: why the item left the corpus
 
 
-def _structure(g: nx.DiGraph | None, compat: str) -> Any:
+def _structure(g: nx.DiGraph | None, compat: Compat) -> Any:
     """The graph's output-independent scoring structure; None lets each scoring call raise its own error."""
     from samsa.scoring import graph_structure
 
@@ -225,7 +226,7 @@ def _init_process(job: Job, parent_pid: int, main_thread: bool) -> None:
     _PROCESS_WORKER = Worker(job)
 
 
-def _run_in_process(items: Sequence[Item], want: str) -> list[ItemResult]:
+def _run_in_process(items: Sequence[Item], want: Want) -> list[ItemResult]:
     assert _PROCESS_WORKER is not None
     return _PROCESS_WORKER.run(items, want)
 
@@ -236,7 +237,7 @@ class SerialExecutor:
         self.worker = Worker(job)
         self.thaw: Callable[[], None] | None = None
 
-    def map(self, tasks: Iterable[list[Item]], want: str) -> Iterator[list[ItemResult]]:
+    def map(self, tasks: Iterable[list[Item]], want: Want) -> Iterator[list[ItemResult]]:
         for t in tasks:
             if self.thaw is None and _load_parser(self.job, t):
                 self.thaw = _freeze_heap()
@@ -311,7 +312,7 @@ class PoolExecutor:
         )
         self.pool: Any = self._new_pool()
 
-    def map(self, tasks: Iterable[list[Item]], want: str) -> Iterator[list[ItemResult]]:
+    def map(self, tasks: Iterable[list[Item]], want: Want) -> Iterator[list[ItemResult]]:
         """Results in input order. Once ``tasks`` is exhausted the pool is told that no chunk follows, so its
         workers exit as soon as the last result is in: their exits (some 25 ms: their memory given back) then
         overlap the caller's last results, cache writes and outputs instead of following them. A later ``map``
@@ -327,7 +328,7 @@ class PoolExecutor:
             pool.shutdown(wait=False)  # the submitted chunks still run; the workers exit after them (and Python
             # waits for those exits at the latest when the process ends)
 
-    def _submit(self, want: str) -> Callable[[list[Item]], Any]:
+    def _submit(self, want: Want) -> Callable[[list[Item]], Any]:
         pool = self.pool
 
         def submit(task: list[Item]) -> Any:

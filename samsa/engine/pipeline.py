@@ -24,12 +24,17 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import networkx as nx
 
 from samsa.engine.executors import Item, ItemResult, Job, PoolExecutor, SerialExecutor, Worker
+from samsa.engine.seams import CachingParser, EntryCache, Executor, ItemKind, Want
 from samsa.errors import InputError
+from samsa.parsers.base import Parser
+
+if TYPE_CHECKING:
+    from samsa.scoring.result import SentenceResult
 
 __all__ = [
     "CHUNK",
@@ -68,7 +73,7 @@ def _windows(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
         yield window
 
 
-def _with_cache(window: list[Item], cache: Any, key: str, scenes: str | None) -> list[Item]:
+def _with_cache(window: list[Item], cache: EntryCache, key: str, scenes: str | None) -> list[Item]:
     """The window with its parse items that have a cache entry turned into ``cached`` items carrying its graph
     payload, or its structure when ``scenes`` (the current structure version) is given and the entry has one
     (decoded by the workers)."""
@@ -128,10 +133,10 @@ class _Window:
 
 def run_items(
     items: Iterable[Item],
-    executor: Any,
+    executor: Executor,
     *,
-    cache: Any = None,
-    parser: Any = None,
+    cache: EntryCache | None = None,
+    parser: Parser | None = None,
     return_graphs: bool = False,
     progress: Callable[[int], None] | None = None,
     chunk: int = CHUNK,
@@ -149,15 +154,15 @@ def run_items(
     """
     from samsa.engine.entries import structure_version
 
-    key = parser.cache_key() if cache is not None and parser is not None and hasattr(parser, "cache_key") else None
-    job = getattr(executor, "job", None)
-    paper = job is not None and job.score and job.config.compat == "paper" and not return_graphs
+    key = parser.cache_key() if cache is not None and isinstance(parser, CachingParser) else None
+    job = executor.job
+    paper = job.score and job.config.compat == "paper" and not return_graphs
     version = structure_version() if key is not None and paper else None
     submitted: deque[tuple[_Window, list[int]]] = deque()
 
     def chunks() -> Iterator[list[Item]]:
         for given in _windows(items, chunk * window):
-            found = _with_cache(given, cache, key, version) if key is not None else given
+            found = _with_cache(given, cache, key, version) if key is not None and cache is not None else given
             state = _Window(given, [None] * len(given))
             order = chunk_order(found)
             for c in range(0, len(order), chunk):
@@ -165,10 +170,10 @@ def run_items(
                 submitted.append((state, idx))
                 yield [found[k] for k in idx]
 
-    want = ("all" if key is not None else "graphs") if return_graphs else "parsed" if key is not None else "none"
+    want: Want = ("all" if key is not None else "graphs") if return_graphs else "parsed" if key is not None else "none"
     for results in executor.map(chunks(), want):
         state, idx = submitted.popleft()
-        if key is not None:
+        if key is not None and cache is not None:
             _store(cache, key, version, [state.items[k] for k in idx], results)
         for k, res in zip(idx, results, strict=True):
             state.results[k] = res
@@ -177,7 +182,7 @@ def run_items(
             progress(len(idx))
 
 
-def _store(cache: Any, key: str, version: str | None, chunk: list[Item], results: list[ItemResult]) -> None:
+def _store(cache: EntryCache, key: str, version: str | None, chunk: list[Item], results: list[ItemResult]) -> None:
     """Fresh parses and repaired entries come back encoded (with their structures, when ``version``); cache hits
     come back without a payload, and with a structure where the cache had only the graph."""
     new = [(it.source, r.payload, r.scenes) for it, r in zip(chunk, results, strict=True) if r.payload is not None]
@@ -196,10 +201,10 @@ def _store(cache: Any, key: str, version: str | None, chunk: list[Item], results
 
 
 def parse_corpus(
-    parser: Any,
+    parser: Parser,
     sentences: Sequence[str | Sequence[str]],
     *,
-    cache: Any = None,
+    cache: EntryCache | None = None,
     jobs: int = 1,
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
@@ -224,10 +229,10 @@ def score_means(
     systems: Sequence[Sequence[str]],
     job: Job,
     *,
-    kind: str = "parse",
+    kind: ItemKind = "parse",
     jobs: int = 1,
     dask: str | None = None,
-    cache: Any = None,
+    cache: EntryCache | None = None,
     progress: Callable[[int], None] | None = None,
     chunk: int = CHUNK,
     window: int = WINDOW,
@@ -260,7 +265,7 @@ def score_means(
 
 def sentence_results(
     item: Item, line: int, res: ItemResult, systems: Sequence[str] | None = None, *, lenient: bool = False
-) -> list[Any] | None:
+) -> list[SentenceResult] | None:
     """One SentenceResult per system, or None for a passage dropped in lenient mode (a warning says why).
 
     A scoring error (e.g. EASSE's index error) becomes an InputError naming the system file and line and the
@@ -277,7 +282,7 @@ def sentence_results(
                 warn(f"dropped line {line}: {InputError(name, line, message)}")
                 return None
             raise InputError(name, line, message)
-    return res.results
+    return cast("list[SentenceResult]", res.results)
 
 
 def warn(message: str) -> None:
@@ -297,14 +302,14 @@ def progress_bar(total: int | None, desc: str, quiet: bool) -> Any:
     return tqdm(total=total, desc=desc, unit="sent", file=sys.stderr, disable=True if quiet else None, leave=False)
 
 
-def _graph(result: Any) -> nx.DiGraph:
+def _graph(result: ItemResult) -> nx.DiGraph:
     """The graph of a parse item's result (asked for with ``return_graphs``)."""
     if result.graph is None:
         raise RuntimeError("a parse item came back without its graph")
     return result.graph
 
 
-def make_executor(job: Job, *, jobs: int = 1, dask: str | None = None) -> Any:
+def make_executor(job: Job, *, jobs: int = 1, dask: str | None = None) -> Executor:
     """``dask``: ``"local"`` for a LocalCluster of ``jobs`` workers, or a scheduler address; else a pool or serial."""
     if dask:
         from samsa.engine.distributed import DaskExecutor

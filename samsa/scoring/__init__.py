@@ -8,6 +8,7 @@ from typing import Any
 import networkx as nx
 
 from samsa.aligners.base import Aligner
+from samsa.config import Compat
 from samsa.errors import ConfigError
 from samsa.scoring.easse import score_easse
 from samsa.scoring.formula import corpus_mean, samsa_from_scene_scores, scene_score
@@ -33,7 +34,7 @@ __all__ = [
 COMPAT_MODES = {"paper": score_paper, "easse": score_easse}
 
 
-def scene_tokens(g: nx.DiGraph, compat: str = "paper") -> list[list[str]]:
+def scene_tokens(g: nx.DiGraph, compat: Compat = "paper") -> list[list[str]]:
     """The token list each scene is aligned with, in the given mode (for batch pre-annotation)."""
     from samsa.scoring.easse import easse_words
     from samsa.ucca.queries import scenes, unit_terminals
@@ -47,7 +48,7 @@ def score_passage(
     g: nx.DiGraph,
     sentences: Sequence[Sequence[str]],
     aligner: Aligner,
-    compat: str = "paper",
+    compat: Compat = "paper",
     structure: Any = None,
 ) -> SentenceResult:
     """Score one source graph against tokenized output sentences in the chosen mode.
@@ -63,6 +64,6 @@ def score_passage(
     return fn(g, sentences, aligner)
 
 
-def graph_structure(g: nx.DiGraph, compat: str = "paper") -> Any:
+def graph_structure(g: nx.DiGraph, compat: Compat = "paper") -> Any:
     """The output-independent part of scoring ``g`` (paper mode; ``None`` for modes that have none)."""
     return paper_structure(g) if compat == "paper" else None

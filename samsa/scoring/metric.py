@@ -15,7 +15,7 @@ from typing import Any, TypeAlias
 import networkx as nx
 
 from samsa.aligners.base import Aligner
-from samsa.config import SamsaConfig, shared_aligner, shared_parser
+from samsa.config import Compat, SamsaConfig, shared_aligner, shared_parser
 from samsa.errors import InputError
 from samsa.scoring import SentenceResult, scene_tokens, score_passage
 from samsa.scoring.result import CorpusResult, CorpusTotals
@@ -55,7 +55,7 @@ class Samsa:
         self.parser: Any = self.config.parser  # a registry name is built when a source comes as text
 
     @property
-    def compat(self) -> str:
+    def compat(self) -> Compat:
         return self.config.compat
 
     @property

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from samsa.config import Compat
 
 __all__ = ["CorpusResult", "CorpusTotals", "SceneResult", "SentenceResult", "UnitCheck"]
 
@@ -45,7 +48,7 @@ class SentenceResult:
     n_scenes: int
     n_sentences: int
     scenes: tuple[SceneResult, ...] = field(default=())
-    compat: str = "paper"
+    compat: Compat = "paper"
 
     def to_dict(self, detail: bool = True) -> dict[str, Any]:
         """JSON-friendly dict; ``detail=False`` keeps only the numbers."""

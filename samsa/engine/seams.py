@@ -1,0 +1,80 @@
+"""The engine's seams: what it parses with, what it caches in, where it runs, and the words its parts speak.
+
+The engine calls a parser, an aligner and a cache only through these protocols (the aligner through
+:class:`samsa.scoring.metric.Samsa`), so another parser, cache or executor plugs in without a change here:
+
+- a **parser** is :class:`samsa.parsers.base.Parser`; one whose parses may be cached also has a
+  :meth:`CachingParser.cache_key`;
+- an **aligner** is :class:`samsa.aligners.base.Aligner`;
+- a **cache** is an :class:`EntryCache` (:class:`samsa.engine.cache.ParseCache` is the one that ships);
+- an **executor** runs chunks of items on a :class:`samsa.engine.executors.Worker`, here, in a process pool or
+  on Dask (:class:`Executor`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
+
+from samsa.parsers.base import Parser
+
+if TYPE_CHECKING:
+    from samsa.engine.executors import Item, ItemResult, Job
+
+__all__ = ["CachingParser", "EntryCache", "Executor", "ItemKind", "Want"]
+
+#: what an item's ``source`` is: raw text or tokens to parse (``parse``), the same with a cache entry
+#: (``cached``), a UCCA graph (``graph``), or a UCCA XML file (``xml``)
+ItemKind = Literal["parse", "cached", "graph", "xml"]
+
+#: which graphs travel back from the workers: every one (``all``: those parsed also encoded for the cache),
+#: every one as a graph only (``graphs``), those parsed, encoded for the cache (``parsed``), or none
+Want = Literal["all", "graphs", "parsed", "none"]
+
+
+@runtime_checkable
+class CachingParser(Parser, Protocol):
+    """A parser whose parses the engine may cache: ``cache_key`` names everything its output depends on."""
+
+    def cache_key(self) -> str: ...
+
+
+class EntryCache(Protocol):
+    """Where parses are kept between runs, as encoded entries (``samsa.engine.entries``)."""
+
+    dropped: int  # entries found bad (and parsed again) in this run
+
+    def get_entries(
+        self, parser_key: str, sentences: Sequence[str | Sequence[str]], scenes_version: str | None = None
+    ) -> list[tuple[bytes | None, bytes | None] | None]:
+        """Per input: ``(graph payload, None)``, ``(None, structure)`` (when the entry has a structure of
+        ``scenes_version``), or None for a miss."""
+        ...
+
+    def put_encoded(
+        self,
+        parser_key: str,
+        sentences: Sequence[str | Sequence[str]],
+        payloads: Sequence[bytes],
+        scenes: Sequence[bytes | None] | None = None,
+        scenes_version: str | None = None,
+    ) -> None:
+        """Store encoded graphs (and their structures) of new parses."""
+        ...
+
+    def put_scenes(
+        self, parser_key: str, sentences: Sequence[str | Sequence[str]], scenes: Sequence[bytes], scenes_version: str
+    ) -> None:
+        """Add structures to entries already stored."""
+        ...
+
+
+class Executor(Protocol):
+    """Runs chunks of items on workers built from one :class:`~samsa.engine.executors.Job`; results in input
+    order."""
+
+    job: Job
+
+    def map(self, tasks: Iterable[list[Item]], want: Want) -> Iterator[list[ItemResult]]: ...
+
+    def close(self) -> None: ...
