@@ -11,6 +11,12 @@ loading, worker start) excluded, as "model loaded once". Peak RSS is the largest
 of the run (parent or worker, ``getrusage(RUSAGE_CHILDREN)`` measured in a wrapper process per run).
 Each measurement is the best of ``--repeat`` runs. Writes ``benchmarks/results/parser_speed.json``.
 
+With ``--onnx`` (needs torch, onnx and onnxruntime; ``accurate`` only, as only MiniLM has a torch twin in
+``lab/encoder_torch.py``): the encoder exported to ONNX and run by onnxruntime against the numpy forward
+passes, in this process, on the set's sentences: the parser's whole ``parse`` (spaCy, encoder, network,
+decoding) with each, one thread and two, best of ``--repeat``, whether both give the same parses, and the
+largest difference of their hidden states; under ``onnx`` in ``benchmarks/results/parser_speed.json``.
+
 With ``--other CHECKOUT`` the same commands also run on another checkout of samsa (its packages
 first on ``PYTHONPATH``, in this interpreter), side by side: each round runs both checkouts'
 full and one-line commands, so a slow spell of the shared machine hits both alike; reported per
@@ -115,6 +121,84 @@ def measure_ab(pipeline: str, jobs: int, lines: list[str], repeat: int, other: P
     return row
 
 
+def export_onnx(encoder: object, path: Path) -> None:
+    """The numpy MiniLM ``encoder``'s forward pass (its weights, as loaded) as an ONNX graph: ids, mask ->
+    hidden states (L+1, B, T, D)."""
+    import torch
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from lab.encoder_torch import TorchMiniLM
+
+    class Stacked(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.inner = TorchMiniLM.from_numpy(encoder)
+
+        def forward(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+            return torch.stack(self.inner.forward(ids, mask))
+
+    ids, mask = torch.zeros((2, 7), dtype=torch.long), torch.ones((2, 7))
+    axes = {"ids": {0: "batch", 1: "width"}, "mask": {0: "batch", 1: "width"}, "hidden": {1: "batch", 2: "width"}}
+    torch.onnx.export(Stacked().eval(), (ids, mask), str(path), input_names=["ids", "mask"], output_names=["hidden"],
+                      dynamic_axes=axes, opset_version=17, dynamo=False)  # fmt: skip
+
+
+def measure_onnx(sentences: list[list[str]], repeat: int) -> dict:
+    """``accurate``'s parse with the numpy encoder and with onnxruntime's, side by side (see the module's text)."""
+    import numpy as np
+    import onnxruntime as ort
+    from threadpoolctl import threadpool_limits
+
+    from samsa.registry import get_parser
+    from samsa.ucca.xml import to_standard_xml
+
+    parser = get_parser("builtin", pipeline="accurate")
+    parser.load()
+    encoder = parser.encoder
+    numpy_forward = encoder.forward
+    row: dict = {"pipeline": "accurate", "sentences": len(sentences), "onnxruntime": ort.__version__}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "minilm.onnx"
+        export_onnx(encoder, path)
+        for threads in (1, 2):
+            options = ort.SessionOptions()
+            options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
+            session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+            def ort_forward(ids: np.ndarray, mask: np.ndarray, session: ort.InferenceSession = session) -> np.ndarray:
+                return session.run(None, {"ids": ids.astype(np.int64), "mask": mask.astype(np.float32)})[0]
+
+            times: dict[str, float] = {}
+            parses: dict[str, list[str]] = {}
+            with threadpool_limits(threads):
+                for name, forward in (("numpy", numpy_forward), ("onnxruntime", ort_forward)):
+                    encoder.forward = forward  # this benchmark's own encoder object, nothing else's
+                    parser.parse(sentences[:8])  # warm
+                    best = float("inf")
+                    for _ in range(repeat):
+                        start = time.perf_counter()
+                        graphs = parser.parse(sentences)
+                        best = min(best, time.perf_counter() - start)
+                    times[name] = round(best, 2)
+                    parses[name] = [to_standard_xml(g) for g in graphs]
+            batch = [[encoder.tok.cls, *encoder.windows(words)[0][0], encoder.tok.sep] for words in sentences[:32]]
+            width = max(map(len, batch))
+            ids = np.array([b + [encoder.pad] * (width - len(b)) for b in batch], dtype=np.int64)
+            mask = np.array([[1.0] * len(b) + [0.0] * (width - len(b)) for b in batch], dtype=np.float32)
+            keep = mask.astype(bool)[None, :, :, None]  # padded positions are nobody's words
+            diff = float(np.abs((numpy_forward(ids, mask) - ort_forward(ids, mask)) * keep).max())
+            row[f"threads_{threads}"] = {
+                "parse_seconds": times,
+                "speed_up": round(times["numpy"] / times["onnxruntime"], 2),
+                "same_parses": parses["numpy"] == parses["onnxruntime"],
+                "sentences_differing": sum(a != b for a, b in zip(parses["numpy"], parses["onnxruntime"], strict=True)),
+                "max_hidden_state_difference": diff,
+            }
+            print(json.dumps(row), flush=True)
+    encoder.forward = numpy_forward
+    return row
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pipeline", nargs="+", default=["fast", "accurate", "mpnet"])
@@ -122,8 +206,17 @@ def main() -> None:
     ap.add_argument("--set", default="20k_test", choices=sorted(SETS))
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--other", type=Path, default=None, help="another samsa checkout to time side by side")
+    ap.add_argument("--onnx", action="store_true", help="the accurate encoder on onnxruntime against numpy")
     args = ap.parse_args()
     lines = [" ".join(tokens(load_passage(f))) for f in list_passage_files(DATA / SETS[args.set])]
+    path = RESULTS / "parser_speed.json"
+    previous = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    if args.onnx:
+        row = measure_onnx([line.split() for line in lines], args.repeat)
+        row.update({"set": args.set, "cpus": os.cpu_count(), "command": "python benchmarks/parser_speed.py "
+                    + " ".join(sys.argv[1:])})  # fmt: skip
+        write_json("parser_speed.json", {**{k: v for k, v in previous.items() if k != "onnx"}, "onnx": row})
+        return
     started = time.strftime("%Y-%m-%d %H:%M")
     rows = []
     for pipeline in args.pipeline:
@@ -135,12 +228,10 @@ def main() -> None:
             print(json.dumps(rows[-1]), flush=True)
     record = {"set": args.set, "cpus": os.cpu_count(), "started": started, "repeat": args.repeat, "runs": rows,
               "command": "python benchmarks/parser_speed.py " + " ".join(sys.argv[1:])}  # fmt: skip
-    path = RESULTS / "parser_speed.json"
-    previous = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     if args.other:
         record = {**{k: v for k, v in previous.items() if k != "side_by_side"}, "side_by_side": record}
-    elif "side_by_side" in previous:
-        record["side_by_side"] = previous["side_by_side"]
+    else:
+        record.update({k: previous[k] for k in ("side_by_side", "onnx") if k in previous})
     write_json("parser_speed.json", record)
 
 

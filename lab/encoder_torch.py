@@ -98,7 +98,7 @@ class TorchMiniLM(nn.Module):
                     getattr(layer, name.replace(".", "_")).copy_(torch.from_numpy(state[f"encoder.layer.{k}.{name}"]))
 
     def _norm(self, x: torch.Tensor, w: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-        return nn.functional.layer_norm(x, (x.shape[-1],), w, b, self.eps)
+        return nn.functional.layer_norm(x, (self.dim,), w, b, self.eps)  # a constant shape: exports to ONNX
 
     def forward(self, ids: torch.Tensor, mask: torch.Tensor) -> list[torch.Tensor]:
         """Hidden states [(B, T, D)] * (depth + 1) of padded word-piece ids (B, T) with a 0/1 float mask."""

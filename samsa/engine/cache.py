@@ -1,7 +1,7 @@
 """A persistent cache of parsed UCCA graphs (SQLite), so that each source is parsed once, ever.
 
-Papers score dozens of systems on the same sources, and every ``score``,
-``benchmark`` or ``compare-annotations`` run used to parse them again. An entry
+Papers score dozens of systems on the same sources; with the cache, every ``score``,
+``benchmark`` or ``compare-annotations`` run after the first reads their parses. An entry
 is keyed by the parser's full cache key (signature, weights digest, spaCy model:
 ``BuiltinParser.cache_key``) and the exact input (the token list, or the raw
 string for a parser that tokenizes itself), and stores the graph as
@@ -30,8 +30,8 @@ found in the middle of a run is reported once and the rest of the run goes
 without the cache, with the same outputs as ``--no-cache``.
 
 Where: ``--cache PATH`` or ``$SAMSA_CACHE``, else ``parses.sqlite`` in the user
-cache directory (``$XDG_CACHE_HOME/samsa``, ``~/.cache/samsa``, ``~/Library/Caches/samsa``
-or ``%LOCALAPPDATA%\\samsa``).
+cache directory (``platformdirs``: ``$XDG_CACHE_HOME/samsa``, ``~/.cache/samsa``,
+``~/Library/Caches/samsa`` or ``%LOCALAPPDATA%\\samsa``).
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import sys
 from pathlib import Path
 
 __all__ = ["APPLICATION_ID", "default_cache_path", "samsa_owned"]
@@ -19,17 +18,14 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 def default_cache_path() -> Path:
-    """``$SAMSA_CACHE``, else the platform's user cache directory + ``samsa/parses.sqlite``."""
+    """``$SAMSA_CACHE``, else the platform's user cache directory (``platformdirs``) + ``samsa/parses.sqlite``."""
     env = os.environ.get("SAMSA_CACHE")
     if env:
         return Path(env)
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "samsa" / "parses.sqlite"
+    from platformdirs import user_cache_path
+
+    # $XDG_CACHE_HOME/samsa or ~/.cache/samsa, ~/Library/Caches/samsa, %LOCALAPPDATA%\samsa
+    return user_cache_path("samsa", appauthor=False, opinion=False) / "parses.sqlite"
 
 
 def samsa_owned(path: Path) -> bool | None:

