@@ -4,18 +4,17 @@ command users run (docs/BENCHMARKS.md, "Start-up"); the savings are noted beside
 
 When PyTorch is installed (a research environment, or samsa's own ``[train]``
 extra), spaCy's network library thinc imports it at its own import
-(``thinc.compat``) for its PyTorch interoperability, which samsa never uses:
-about 2 s of every ``samsa`` run that loads spaCy (a one-line ``samsa score``
-that parses: 4.4 s without this step, 1.9 s with it). The executable therefore
+(``thinc.compat``) for its PyTorch interoperability, which samsa never uses,
+in every ``samsa`` run that loads spaCy (docs/BENCHMARKS.md, "Start-up", has
+what it costs). The executable therefore
 lets ``thinc.compat`` find no PyTorch (:func:`hide_torch_from_thinc`), as in a
 virtualenv without it, and so do the workers of a LocalCluster samsa starts
 (:mod:`samsa.engine.distributed`); spaCy's pipelines run on thinc's numpy operations
 either way, and ``import torch`` works as usual afterwards.
 
 ``import networkx`` imports and star-imports networkx's whole library
-(algorithms, generators, readers and writers, linear algebra, drawing): two
-thirds of its import time, some 0.13 s of every ``samsa`` command (``samsa
---help``: 0.68 s without this step, 0.55 s with it), while
+(algorithms, generators, readers and writers, linear algebra, drawing), most
+of its import time, in every ``samsa`` command (docs/BENCHMARKS.md), while
 samsa's graph model is ``networkx.DiGraph`` (``networkx.classes``). The
 executable therefore has those subpackages left out while networkx imports
 (:func:`defer_networkx_library`); the first name of theirs that is used

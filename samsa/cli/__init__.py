@@ -208,9 +208,8 @@ def _interrupts_recorded() -> Iterator[None]:
 def console() -> None:
     """The ``samsa`` executable and ``python -m samsa``: :func:`main` in a process of its own, where spaCy's
     command line and networkx's algorithms are imported only if used and spaCy's network library does not import
-    PyTorch (:mod:`samsa.startup`: a third of spaCy's import time, two thirds of networkx's, and 2 s where
-    PyTorch is installed), whose allocator keeps large freed blocks for reuse (glibc only), and whose shutdown
-    does not collect the heap again (below)."""
+    PyTorch (:mod:`samsa.startup`; docs/BENCHMARKS.md has what each saves), whose allocator keeps large freed
+    blocks for reuse (glibc only), and whose shutdown does not collect the heap again (below)."""
     from samsa.startup import apply_startup
 
     apply_startup()

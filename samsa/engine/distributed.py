@@ -12,8 +12,7 @@ with one thread each; any other string is a scheduler address
 (``tcp://host:8786``), for example one started by dask-jobqueue on Slurm
 (README, "Scoring on a cluster"). The workers of a LocalCluster started here
 run samsa's tasks only, so, like the ``samsa`` executable, they let spaCy's
-network library find no PyTorch (:func:`samsa.startup.hide_torch_from_thinc`:
-seconds and 100-200 MB per worker where PyTorch is installed) and have glibc's
+network library find no PyTorch (:func:`samsa.startup.hide_torch_from_thinc`) and have glibc's
 allocator reuse large freed blocks (:func:`samsa.allocator.allocator_environ`:
 Dask's default environment for its workers has every parser temporary above
 128 KiB mapped afresh: docs/BENCHMARKS.md, "Scaling"); workers of

@@ -274,8 +274,8 @@ def _freeze_heap() -> Callable[[], None]:
     return what undoes it (nothing where the caller had frozen objects already: theirs stay as they were).
 
     Why: a parsing process creates many short-lived objects (graphs), and each of
-    the collector's full passes otherwise walks spaCy's whole pipeline again
-    (some 0.1 s each); in a forked worker it also writes to every inherited
+    the collector's full passes otherwise walks spaCy's whole pipeline again;
+    in a forked worker it also writes to every inherited
     page, copying it (the ``gc`` module's recipe for forking servers). The
     objects are still freed by reference counting as usual.
     """
@@ -314,7 +314,7 @@ class PoolExecutor:
 
     def map(self, tasks: Iterable[list[Item]], want: Want) -> Iterator[list[ItemResult]]:
         """Results in input order. Once ``tasks`` is exhausted the pool is told that no chunk follows, so its
-        workers exit as soon as the last result is in: their exits (some 25 ms: their memory given back) then
+        workers exit as soon as the last result is in: their exits (their memory given back) then
         overlap the caller's last results, cache writes and outputs instead of following them. A later ``map``
         starts a fresh pool (forked again)."""
         if self.pool is None:

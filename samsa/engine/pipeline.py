@@ -102,9 +102,7 @@ def chunk_order(window: Sequence[Item]) -> list[int]:
     order), then the others in input order.
 
     Why: the parser pads each batch to its longest sentence, and a chunk of
-    sentences of similar length pads little (consecutive HSplit sources padded
-    the BiLSTM's input by 55%, sorted ones by 14%:
-    ``benchmarks/runtime_profile.py``); and the longest chunks go first, so
+    sentences of similar length pads little; and the longest chunks go first, so
     that the last ones, which decide when a pool is done, are the shortest.
     Gold passages and cache hits keep their order: consecutive chunks,
     results streamed as before. The order depends on the input alone, never on

@@ -14,7 +14,7 @@ def levenshtein(a: str, b: str) -> int:
     """Unit-cost character edit distance (insert, delete, substitute), as ``nltk.edit_distance``.
 
     rapidfuzz is imported here, not with the module: every ``samsa`` command imports this package for its
-    options, and only the LD metrics need rapidfuzz (about 8 ms of each command's start-up otherwise)."""
+    options, and only the LD metrics need rapidfuzz (its import is otherwise part of every command's start-up)."""
     from rapidfuzz.distance import Levenshtein
 
     return Levenshtein.distance(a, b)

@@ -284,7 +284,7 @@ def _encoder_files(name: str, encoder_dir: str | Path | None) -> list[Path]:
 
 
 def _encoder_id(name: str, encoder_dir: str | Path | None) -> str:
-    """SHA-256 of the encoder's weights (about 0.2 s for MiniLM's 91 MB, once per parser: less than loading it);
+    """SHA-256 of the encoder's weights (once per parser; reading them costs less than loading them);
     for several files, of their digests in order."""
     import hashlib
 

@@ -97,9 +97,8 @@ def batch_span_log_probs(net: Any, fence: np.ndarray, lengths: Sequence[int]) ->
     """``net.span_log_probs`` of every sentence of a batch as one :class:`SpanRows` (the decoder then picks labels
     and fills its charts for the whole batch at once); ``net``: this module's network or any with that method.
 
-    The MLP itself runs sentence by sentence: over a whole batch's spans (some
-    25,000 rows) its temporaries leave the CPU cache and it ran slower
-    (``benchmarks/runtime_profile.py``).
+    The MLP itself runs sentence by sentence: over a whole batch's spans its
+    temporaries leave the CPU cache.
     """
     rows = span_rows(lengths)
     rows.log_probs = np.concatenate([net.span_log_probs(fence, b, n) for b, n in enumerate(lengths)])
