@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -163,10 +164,10 @@ def measure_onnx(sentences: list[list[str]], repeat: int) -> dict:
         for threads in (1, 2):
             options = ort.SessionOptions()
             options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
-            session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+            runner = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
-            def ort_forward(ids: np.ndarray, mask: np.ndarray, session: ort.InferenceSession = session) -> np.ndarray:
-                return session.run(None, {"ids": ids.astype(np.int64), "mask": mask.astype(np.float32)})[0]
+            def ort_forward(ids: np.ndarray, mask: np.ndarray, runner: Any = runner) -> np.ndarray:
+                return runner.run(None, {"ids": ids.astype(np.int64), "mask": mask.astype(np.float32)})[0]
 
             times: dict[str, float] = {}
             parses: dict[str, list[str]] = {}
