@@ -19,6 +19,7 @@ from samsa.cli.io import (
     shown,
     system_files,
 )
+from samsa.config import SamsaConfig
 from samsa.fileio import check_line_counts
 from samsa.lexical import SARI_VARIANTS
 from samsa.lexical.suite import METRICS, SuiteConfig
@@ -183,8 +184,7 @@ def run(args: argparse.Namespace) -> int:
         fkgl_variant=args.fkgl_variant,
         fkbleu_form=args.fkbleu_form,
         fkbleu_sign=args.fkbleu_sign,
-        separator=args.sentence_separator,
-        splitter=args.splitter,
+        samsa=SamsaConfig(separator=args.sentence_separator, splitter=args.splitter),
     )
     cache = open_cache(args) if "samsa" in metrics and not args.ucca else None
     bar = progress_bar(None if args.documents else len(source) if "samsa" in metrics else 0, "samsa", args.quiet)

@@ -8,18 +8,18 @@ statistics (their natural units).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from samsa import __version__
 from samsa import lexical as L
-from samsa.config import SamsaConfig
+from samsa.config import SamsaConfig, check_choice
 from samsa.errors import ConfigError
 from samsa.lexical.edits import split_stats
-from samsa.lexical.readability import fkbleu, sentence_fk_xu
+from samsa.lexical.readability import FKGL_VARIANTS, fkbleu, sentence_fk_xu
 from samsa.normalize import normalize
 from samsa.signature import format_signature
-from samsa.text import SPLITTER_NAME, split_output
+from samsa.text import split_output
 
 __all__ = ["METRICS", "SuiteConfig", "evaluate_lexical"]
 
@@ -41,7 +41,12 @@ METRICS = (
 
 @dataclass(frozen=True)
 class SuiteConfig:
-    """Settings shared by the suite's metrics (each recorded in the signatures)."""
+    """The lexical metrics' own settings (each recorded in the signatures), checked once when built.
+
+    The sentence separator and splitter that FKGL and the split counts read are SAMSA's, one setting for both:
+    they live in ``samsa`` (a :class:`~samsa.config.SamsaConfig`, whose other fields are what SAMSA beside these
+    metrics is computed with).
+    """
 
     sari_variant: str = "easse"
     legacy: bool = False
@@ -53,16 +58,28 @@ class SuiteConfig:
     fkbleu_form: str = "geometric"
     fkbleu_sign: str = "printed"
     ibleu_alpha: float = 0.9
-    separator: str | None = None
-    splitter: str = SPLITTER_NAME  # sentence splitter of FKGL and split counts (samsa.text.SPLITTERS)
     #: a normalization the caller applied before the suite (e.g. ``"table2"``: Moses unescaping, lowercasing,
     #: PTB clitics, as :func:`samsa.studies.reproduce.table2_normalize`); it shows in every signature
     prenorm: str | None = None
+    samsa: SamsaConfig = field(default_factory=SamsaConfig)
+
+    def __post_init__(self) -> None:
+        check_choice("SARI variant", self.sari_variant, L.SARI_VARIANTS)
+        check_choice("FKGL variant", self.fkgl_variant, FKGL_VARIANTS)
+        if self.prenorm is not None:
+            check_choice("prenorm", self.prenorm, tuple(_PRENORMS))
+
+    @property
+    def separator(self) -> str | None:
+        return self.samsa.separator
+
+    @property
+    def splitter(self) -> str:
+        return self.samsa.splitter
 
     def samsa_config(self, parser: Any = None) -> SamsaConfig:
-        """SAMSA's settings beside these metrics: the same sentence separator and splitter, SAMSA's defaults
-        for the rest, and the parser that parses or names the sources."""
-        return SamsaConfig(separator=self.separator, splitter=self.splitter, parser=parser)
+        """SAMSA's settings beside these metrics, with the parser that parses or names the sources."""
+        return replace(self.samsa, parser=parser)
 
 
 #: what each known upstream normalization does, for the signature's lc/unesc fields
@@ -90,8 +107,6 @@ def evaluate_lexical(
         raise ConfigError(f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}")
     c = config
     norm: dict[str, Any] = {"lowercase": c.lowercase, "tokenizer": c.tokenizer, "unescape": c.unescape}
-    if c.prenorm is not None and c.prenorm not in _PRENORMS:
-        raise ConfigError(f"unknown prenorm {c.prenorm!r}; choose from {', '.join(_PRENORMS)}")
     pre = _PRENORMS.get(c.prenorm or "", {})
     common = {
         "tok": c.tokenizer,

@@ -49,10 +49,11 @@ def _lexical(
     The values are the statistics' corpus scores (equal to the metric functions', tested); ``evaluate_lexical``
     runs fully once, for the signatures, and for the split counts of each system.
     """
+    from samsa.config import SamsaConfig
     from samsa.lexical.suite import SuiteConfig, evaluate_lexical
     from samsa.normalize import normalize
 
-    config = SuiteConfig(splitter=splitter)
+    config = SuiteConfig(samsa=SamsaConfig(splitter=splitter))
     scored = ["fkgl", "ld_sc", *(["sari", "bleu"] if refs else [])]
     norm = {"lowercase": config.lowercase, "tokenizer": config.tokenizer}
     n_src = [normalize(s, **norm) for s in sources]  # type: ignore[arg-type]
