@@ -118,9 +118,8 @@ def compare(pipeline: str) -> dict[str, object]:
         graphs = {}
         for label, net in (("torch", reference), ("numpy", parser.net)):
             start = time.perf_counter()
-            graphs[label] = decode_batch(
-                net, parser.vocab, feats, sents, scene_bias=parser.scene_bias, min_scene=min_scene
-            )
+            passages = decode_batch(net, parser.vocab, feats, sents, scene_bias=parser.scene_bias, min_scene=min_scene)
+            graphs[label] = [p.to_graph() for p in passages]
             row[f"{label}_decode_s"] = round(time.perf_counter() - start, 2)
             f1 = evaluate_corpus(zip(graphs[label], gold, strict=True)).to_dict()["labeled"]
             row[f"{label}_labeled_pooled_f1"] = round(100 * f1["pooled"]["f1"], 3)

@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def human_at(weights: str | None, biases: Sequence[float]) -> list[float]:
         parser = BuiltinParser(pipeline=args.pipeline, weights=weights)
-        graphs_at = parser.parse_at_biases(sources, biases)
+        graphs_at = [[p.to_graph() for p in at] for at in parser.parse_at_biases(sources, biases)]
         return [
             agreement(human_items(graphs, outputs, ratings), resamples=0)["split_outputs"].r for graphs in graphs_at
         ]
@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
             pipeline=args.pipeline, weights=args.weights, style="ewt" if name.startswith("ewt") else "wiki"
         )
         for stats, at_bias in zip(per_set, parser.parse_at_biases([tokens(g) for g in graphs], GRID), strict=True):
-            stats[name] = battery_scores(graphs, at_bias)
+            stats[name] = battery_scores(graphs, [p.to_graph() for p in at_bias])
     humans = human_at(args.weights, GRID)
     grid = [grid_row(b, stats, h) for b, stats, h in zip(GRID, per_set, humans, strict=True)]
     ref = args.reference_weights or str(BuiltinParser(pipeline=args.pipeline, weights=args.weights).weights)

@@ -328,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
         if finetune is not None:  # the dev sentences' states under the encoder as saved (float16)
             add_features(dev_feats, dev_styles, finetuned_features(model.encoder, dev_pieces))
         # the network's own spans, as trained (the decoding steps after them are scored by benchmarks/parser_eval.py)
-        predicted = decode_batch(model.to_numpy(), vocab, dev_feats, dev_tokens, steps=False)
+        predicted = [p.to_graph() for p in decode_batch(model.to_numpy(), vocab, dev_feats, dev_tokens, steps=False)]
         scores = evaluate_corpus(zip(predicted, dev_graphs, strict=True)).to_dict()["labeled"]
         scene = scene_scores(zip(predicted, dev_graphs, strict=True))
         pooled = scores["pooled"]["f1"]

@@ -132,7 +132,7 @@ def test_weights_file_round_trip_and_meta_update(tmp_path):
     assert oct(path.stat().st_mode & 0o777) != oct(0o600)  # readable beyond the owner, as a normal file
     # float16 storage: the decoded trees of the float16 weights are those of the float32 network on easy input
     feats = [_feats(rng, 5)]
-    graphs = decode_batch(net, loaded_vocab, feats, [["a"] * 5])
+    graphs = [p.to_graph() for p in decode_batch(net, loaded_vocab, feats, [["a"] * 5])]
     assert len(graphs) == 1 and len([n for n, d in graphs[0].nodes(data=True) if d["layer"] == "0"]) == 5
 
 

@@ -114,3 +114,29 @@ def test_a_unit_marked_up_moves_to_the_end_of_its_grandparent_and_emptied_units_
     assert list(g) == ["1.1", "0.1", "0.2", "1.3"] and list(g.edges) == [("1.1", "1.3"), ("1.3", "0.1"), ("1.3", "0.2")]
     assert g.edges["1.1", "1.3"] == {"categories": ("A",), "remote": False, "attributes": {},
                                      "category_attributes": [{"tag": "A"}]}  # fmt: skip
+
+
+def test_a_compact_passage_reads_and_writes_as_its_graph_remote_edges_included(ucca_path):
+    """What scoring reads of the parser's CompactPassage (queries, structure, the cache's JSON) is what it reads
+    of the graph built from it, and that graph is valid."""
+    from samsa.engine.entries import encode_structure
+    from samsa.parsers.builtin.remotes import add_remotes, candidate_pairs
+    from samsa.parsers.builtin.tree import spans_to_passage
+    from samsa.scoring.paper import paper_structure
+    from samsa.ucca.compact import CompactPassage, as_graph
+    from samsa.ucca.graph import to_json
+    from samsa.ucca.validate import check_passage
+
+    toks, spans = graph_to_spans(load_passage(ucca_path("john_home_call")))
+    p = spans_to_passage(toks, spans, passage_id="7")
+    assert isinstance(p, CompactPassage) and len(p) == len(spans_to_graph(toks, spans))
+    # "John" shared by both Scenes: the remote A from the second Scene, added as the parser adds it
+    pair = next(x for x in candidate_pairs(p) if x.unit_span == (0, 1) and x.scene_span[0] == 4)
+    add_remotes(p, [(pair, "A")])
+    g = as_graph(p)
+    assert to_json(p) == to_json(g) and check_passage(g) is g and g.graph["passage_id"] == "7"
+    assert g.edges[pair.scene, pair.unit]["remote"] and p.has_edge(pair.scene, pair.unit)
+    assert paper_structure(p) == paper_structure(g)
+    assert encode_structure(paper_structure(p), p) == encode_structure(paper_structure(g), g)
+    assert [sc.words for sc in paper_structure(p)] == [("John", "got", "home"), ("John", "gave", "Mary", "a", "call")]
+    assert as_graph(g) is g

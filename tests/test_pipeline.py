@@ -129,7 +129,7 @@ def test_a_local_dask_cluster_parses_without_pytorch_where_it_is_installed():
     pytest.importorskip("distributed")
     pytest.importorskip("torch")
     from samsa.engine.distributed import DaskExecutor
-    from samsa.engine.executors import Item, Job, Worker
+    from samsa.engine.worker import Item, Job, Worker
     from samsa.parsers.builtin import BuiltinParser
 
     job = Job(SamsaConfig(parser=BuiltinParser(), tokenizer="none"))
@@ -169,7 +169,7 @@ def test_a_local_dask_clusters_workers_reuse_large_freed_blocks_as_the_executabl
     pytest.importorskip("distributed")
     from samsa.allocator import MMAP_THRESHOLD, allocator_environ
     from samsa.engine.distributed import DaskExecutor
-    from samsa.engine.executors import Job
+    from samsa.engine.worker import Job
 
     if not allocator_environ():
         pytest.skip("not glibc, or glibc's allocator knobs are set in the environment")
@@ -438,7 +438,8 @@ class _CountingParser:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the pool forks on Linux only")
 def test_pool_loads_the_parser_once_in_the_parent_before_forking_and_only_to_parse():
-    from samsa.engine.executors import Item, Job, PoolExecutor
+    from samsa.engine.executors import PoolExecutor
+    from samsa.engine.worker import Item, Job
 
     job = Job.parse_only(_CountingParser())
     pool = PoolExecutor(job, 2)
@@ -462,7 +463,8 @@ def test_pool_workers_exit_once_the_last_chunk_is_done_and_a_later_map_gets_a_fr
     import multiprocessing as mp
     import time
 
-    from samsa.engine.executors import Item, Job, PoolExecutor
+    from samsa.engine.executors import PoolExecutor
+    from samsa.engine.worker import Item, Job
 
     job = Job.parse_only(_CountingParser())
     tasks = [[Item("parse", ["a", "b"])], [Item("parse", ["c"])], [Item("parse", ["d"])]]
@@ -497,7 +499,8 @@ class _FreezeReportingParser(_CountingParser):
 def test_loaded_models_are_frozen_out_of_the_collector_while_parsing_and_the_caller_gets_its_heap_back():
     import gc
 
-    from samsa.engine.executors import Item, Job, PoolExecutor, SerialExecutor
+    from samsa.engine.executors import PoolExecutor, SerialExecutor
+    from samsa.engine.worker import Item, Job
 
     gc.unfreeze()
     job = Job.parse_only(_FreezeReportingParser())
@@ -525,8 +528,8 @@ def test_loaded_models_are_frozen_out_of_the_collector_while_parsing_and_the_cal
 
 
 def test_chunk_order_puts_sources_to_parse_first_longest_first_and_keeps_the_rest_in_input_order():
-    from samsa.engine.executors import Item
     from samsa.engine.pipeline import chunk_order
+    from samsa.engine.worker import Item
 
     window = [Item("parse", "a b"), Item("cached", ["x"] * 9), Item("parse", ["a"] * 5), Item("xml", "f.xml"),
               Item("parse", "a b c d e"), Item("parse", "  a   b  c ")]  # fmt: skip
@@ -546,8 +549,9 @@ class _RecordingParser(_CountingParser):
 
 
 def test_run_items_parses_each_window_longest_first_in_chunks_and_yields_in_input_order():
-    from samsa.engine.executors import Item, Job, SerialExecutor
+    from samsa.engine.executors import SerialExecutor
     from samsa.engine.pipeline import CHUNK, WINDOW, run_items
+    from samsa.engine.worker import Item, Job
 
     lengths = [(k * 37) % 50 + 1 for k in range(CHUNK * WINDOW + 70)]  # a full window, then a second one
     items = [Item("parse", ["w"] * n, origin=str(k)) for k, n in enumerate(lengths)]
@@ -592,8 +596,8 @@ except RuntimeError:
 
 
 def test_graphs_travel_back_encoded_for_the_cache_only_when_something_caches_them():
-    from samsa.engine.executors import Item, Job, Worker
     from samsa.engine.pipeline import run_items
+    from samsa.engine.worker import Item, Job, Worker
 
     worker = Worker(Job.parse_only(_CountingParser()))
     chunk = [Item("parse", ["a", "b"])]
@@ -631,7 +635,8 @@ class _GcReportingParser(_CountingParser):
 def test_the_collector_pauses_while_the_executor_loads_the_parser_and_runs_again_after():
     import gc
 
-    from samsa.engine.executors import Item, Job, SerialExecutor
+    from samsa.engine.executors import SerialExecutor
+    from samsa.engine.worker import Item, Job
 
     assert gc.isenabled()
     executor = SerialExecutor(Job.parse_only(_GcReportingParser()))
@@ -658,3 +663,65 @@ def test_startup_steps_can_be_left_out(fixture_path):
         assert done.returncode == 0, done.stderr
         outs.append(done.stdout)
     assert outs[0] == outs[1] == outs[2] and '"samsa": 75.0' in outs[0]
+
+
+class _PassageParser(_CountingParser):
+    """Also gives its parses as CompactPassages (as the built-in parser does); notes which method ran."""
+
+    calls: ClassVar[list[str]] = []
+
+    def parse(self, sentences):
+        type(self).calls.append("parse")
+        return super().parse(sentences)
+
+    def parse_passages(self, sentences):
+        from samsa.parsers.builtin.tree import Span, spans_to_passage
+
+        type(self).calls.append("parse_passages")
+        return [spans_to_passage(list(s), [Span(0, len(s), "H"), Span(0, 1, "A"), Span(1, 2, "P")]) for s in sentences]
+
+
+def test_a_paper_mode_worker_scores_the_parsers_compact_passages_and_builds_graphs_only_when_asked():
+    import networkx as nx
+
+    from samsa.engine.worker import Item, Job, Worker
+
+    parser = _PassageParser()
+    items = [Item("parse", ["John", "left"], ("John left",)), Item("parse", ["Mary", "came"], ("Mary . came",))]
+    worker = Worker(Job(SamsaConfig(parser=parser, tokenizer="wordpunct")))
+    scored = worker.run(items, "none")
+    assert _PassageParser.calls == ["parse_passages"] and [r.graph for r in scored] == [None, None]
+    assert [(r.results[0].samsa, r.results[0].n_scenes) for r in scored] == [(100.0, 1), (0.0, 1)]  # 2 sentences > 1
+    graphs = worker.run(items, "graphs")
+    assert all(isinstance(r.graph, nx.DiGraph) for r in graphs) and tokens(graphs[0].graph) == ["John", "left"]
+    assert [r.results[0].samsa for r in graphs] == [100.0, 0.0]
+    _PassageParser.calls.clear()
+    easse = Worker(Job(SamsaConfig(parser=parser, tokenizer="wordpunct", compat="easse"))).run(items, "none")
+    assert _PassageParser.calls == ["parse"] and len(easse[0].results) == 1
+    _PassageParser.calls.clear()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the pool forks on Linux only")
+def test_a_pool_scores_chunks_of_cache_hits_here_and_starts_its_workers_for_the_first_chunk_to_parse():
+    import multiprocessing as mp
+
+    from samsa.engine.entries import encode_structure
+    from samsa.engine.executors import INLINE_CHUNKS, PoolExecutor
+    from samsa.engine.worker import Item, Job
+    from samsa.scoring.paper import paper_structure
+
+    parser = _PassageParser()
+    passage = parser.parse_passages([["John", "left"]])[0]
+    scenes = encode_structure(paper_structure(passage), passage).encode()
+    hit = Item("cached", ["John", "left"], ("John left",), scenes=scenes)
+    others = set(mp.active_children())
+    pool = PoolExecutor(Job(SamsaConfig(parser=parser, tokenizer="wordpunct")), 2)
+    try:
+        warm = list(pool.map([[hit], [hit]], "none"))
+        assert set(mp.active_children()) - others == set() and pool.ran_here == 2  # no worker started
+        mixed = list(pool.map([[hit], [Item("parse", ["John", "left"], ("John left",))], [hit]], "none"))
+        assert pool.ran_here == 3  # the chunk after the first to parse went to the workers
+    finally:
+        pool.close()
+        _PassageParser.calls.clear()
+    assert [r[0].results[0].samsa for r in warm + mixed] == [100.0] * 5 and INLINE_CHUNKS >= 1

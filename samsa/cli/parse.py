@@ -9,8 +9,8 @@ import tempfile
 from pathlib import Path
 
 from samsa.cli.common import add_runtime_options, dask_target, open_cache
-from samsa.engine.executors import Item, Job
 from samsa.engine.pipeline import make_executor, progress_bar, run_items, worker_count
+from samsa.engine.worker import Item, Job
 from samsa.errors import OutputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, check_not_interrupted, check_output_path, current_umask, read_lines
 from samsa.registry import available, get_parser

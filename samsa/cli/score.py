@@ -32,7 +32,6 @@ from samsa.cli.io import (
 from samsa.cli.sources import DocumentItems, sentence_items
 from samsa.config import COMPAT_NAMES, SamsaConfig
 from samsa.engine.documents import DOCUMENT_CHUNK, DOCUMENT_WINDOW, MAX_DOCUMENT_TOKENS
-from samsa.engine.executors import Job
 from samsa.engine.pipeline import (
     CHUNK,
     WINDOW,
@@ -42,6 +41,7 @@ from samsa.engine.pipeline import (
     sentence_results,
     worker_count,
 )
+from samsa.engine.worker import Job
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_open, check_output_path
 from samsa.registry import available

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from samsa.cli.common import dask_target
-from samsa.engine.executors import Item
 from samsa.engine.pipeline import worker_count
+from samsa.engine.worker import Item
 from samsa.errors import InputError
 from samsa.fileio import read_lines
 from samsa.registry import get_parser

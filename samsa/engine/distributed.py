@@ -1,7 +1,7 @@
 """Scoring on a Dask cluster (the optional ``dask`` extra): the same chunk worker, one per Dask worker.
 
 A :class:`~distributed.diagnostics.plugin.WorkerPlugin` builds the
-:class:`samsa.engine.executors.Worker` (parser, aligner) once when a Dask worker
+:class:`samsa.engine.worker.Worker` (parser, aligner) once when a Dask worker
 joins, so models load once per worker, not once per task. Tasks are the
 pipeline's fixed-size chunks, submitted with a bounded window and gathered
 in input order; since corpus SAMSA is the mean of sentence scores, the
@@ -28,8 +28,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from samsa.engine.executors import Item, ItemResult, Job, Worker, _ordered_window
+from samsa.engine.executors import _ordered_window
 from samsa.engine.seams import Want
+from samsa.engine.worker import Item, ItemResult, Job, Worker
 from samsa.errors import PluginUnavailable
 
 __all__ = ["DaskExecutor", "SamsaWorkerPlugin"]

@@ -105,8 +105,8 @@ def parse_documents(
     document at a time: the sentences of all documents stream through one run of the parser (cached, in
     parallel, in input order: ``samsa.engine.pipeline.run_items``), so memory holds a window of them, whatever
     the corpus' size. ``progress`` counts sentences."""
-    from samsa.engine.executors import Item, Job
     from samsa.engine.pipeline import make_executor, run_items
+    from samsa.engine.worker import Item, Job
 
     executor = make_executor(Job.parse_only(parser), jobs=jobs, dask=dask)
     try:

@@ -17,7 +17,7 @@ from typing import Any
 import networkx as nx
 
 from samsa.scoring.paper import PaperScene, PaperStructure, _Unit
-from samsa.ucca.graph import from_json, to_json, tokens
+from samsa.ucca.graph import from_json, node_table, to_json, tokens
 
 __all__ = ["decode_graph", "decode_structure", "encode_graph", "encode_structure", "input_text", "structure_version"]
 
@@ -69,15 +69,17 @@ def encode_structure(structure: Sequence[PaperScene], g: nx.DiGraph) -> str:
     check them against the input tokens.
     """
 
+    nodes = node_table(g)
+
     def unit(u: _Unit) -> list[object]:
-        terms = sorted(u.terminals, key=lambda t: g.nodes[t]["position"])
+        terms = sorted(u.terminals, key=lambda t: nodes[t]["position"])
         return [list(u.units), list(u.centers), terms, list(u.words)]
 
     def rows(st: Sequence[PaperScene]) -> list[object]:
         return [
             [
                 sc.scene,
-                [[t, g.nodes[t]["position"]] for t in sc.leaves],
+                [[t, nodes[t]["position"]] for t in sc.leaves],
                 list(sc.words),
                 unit(sc.main_relation),
                 [unit(p) for p in sc.participants],

@@ -1,12 +1,5 @@
-"""The work of one chunk of a corpus (:class:`Worker`) and where it runs: in this process or in a process pool
-(``--jobs N``); on Dask in :mod:`samsa.engine.distributed`.
-
-One :class:`Worker` does the work of one chunk: load gold XML or parse raw
-sources (one parser call per chunk, so the parser batches them), then score
-each system's output lines against the graphs. It is built once per process
-from a picklable :class:`Job`, so models load once per worker. What goes into
-chunks, in which order, and what happens to the results is
-:mod:`samsa.engine.pipeline`'s.
+"""Where the chunks of a corpus run: in this process or in a process pool (``--jobs N``), each on a
+:class:`~samsa.engine.worker.Worker`; on Dask in :mod:`samsa.engine.distributed`.
 """
 
 from __future__ import annotations
@@ -17,196 +10,15 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from concurrent.futures import Future
 from typing import Any
 
-import networkx as nx
+from samsa.engine.seams import Want
+from samsa.engine.worker import Item, ItemResult, Job, Worker
+from samsa.errors import SamsaError
 
-from samsa.config import Compat, SamsaConfig
-from samsa.engine.seams import ItemKind, Want
-from samsa.errors import InputError, SamsaError, ScoringError
+__all__ = ["INLINE_CHUNKS", "PoolExecutor", "SerialExecutor", "WorkerDied"]
 
-__all__ = ["Item", "ItemResult", "Job", "PoolExecutor", "SerialExecutor", "Worker"]
-
-
-@dataclass(frozen=True)
-class Job:
-    """What every worker builds once: the SAMSA settings (``config``; its parser parses raw sources) and whether
-    it scores.
-
-    ``config.aligner`` is a registry name and its options, so that heavy aligners (spaCy, PPDB) are built inside
-    each worker rather than pickled.
-    """
-
-    config: SamsaConfig = field(default_factory=SamsaConfig)
-    score: bool = True
-    lenient: bool = False  # drop a passage that does not load or validate (and say so) instead of stopping
-
-    @property
-    def parser(self) -> Any:
-        """What parses raw sources (the built-in parser object, when the caller has one)."""
-        return self.config.parser
-
-    @classmethod
-    def parse_only(cls, parser: Any) -> Job:
-        """A job that parses with ``parser`` and scores nothing."""
-        return cls(SamsaConfig(parser=parser), score=False)
-
-
-@dataclass(frozen=True)
-class Item:
-    """One source line: ``kind`` is ``parse`` (``source`` is text or tokens), ``cached`` (the same, with the
-    parse cache's graph ``payload`` or, for paper-mode scoring, its encoded structure ``scenes``), ``graph`` or
-    ``xml`` (a file path)."""
-
-    kind: ItemKind
-    source: Any
-    outputs: tuple[str, ...] = ()
-    origin: str = ""
-    payload: bytes | None = None
-    scenes: bytes | None = None
-
-
-@dataclass
-class ItemResult:
-    """The graph (when asked for), the cache payload of a graph parsed here and its encoded structure (when the
-    parent caches), and one score per system or an error text."""
-
-    graph: nx.DiGraph | None
-    results: list[Any] = field(default_factory=list)
-    payload: bytes | None = None
-    scenes: bytes | None = None  # also for a cached graph whose structure the cache did not have
-    repaired: bool = False  # a cached payload that did not decode: parsed again (the new payload replaces it)
-    dropped: str | None = None  # lenient mode: why this passage left the corpus
-
-
-class Worker:
-    """Builds the models of a :class:`Job` once and runs chunks of :class:`Item`."""
-
-    def __init__(self, job: Job) -> None:
-        from samsa.scoring.metric import Samsa
-
-        self.job = job
-        self.metric = Samsa(job.config) if job.score else None
-
-    @property
-    def paper(self) -> bool:
-        """Whether this worker scores in paper mode (the mode whose structure the parse cache keeps)."""
-        return self.metric is not None and self.metric.compat == "paper"
-
-    def load(self, items: Sequence[Item]) -> _Loaded:
-        """The graph or (cache hits in paper mode) the structure of each item. Items are parsed here when they
-        are raw, or when their cached entry does not decode (``repaired``); every graph that did not come from
-        the cache is validated; lenient mode drops an item that does not load or validate (``dropped``)."""
-        from samsa.engine.entries import decode_graph, decode_structure
-        from samsa.ucca.validate import check_passage
-        from samsa.ucca.xml import load_passage
-
-        n = len(items)
-        got = _Loaded([None] * n, [None] * n, [False] * n, [False] * n, [None] * n)
-        todo = []
-        for k, it in enumerate(items):
-            if it.kind == "cached" and it.scenes is not None:
-                got.structures[k] = decode_structure(it.scenes, it.source) if self.paper else None
-                got.repaired[k] = got.structures[k] is None
-            elif it.kind == "cached":
-                got.graphs[k] = decode_graph(it.payload or b"", it.source)
-                got.repaired[k] = got.graphs[k] is None
-            elif it.kind == "xml":
-                got.graphs[k] = self._guard(k, got.dropped, load_passage, it.source)
-            elif it.kind == "graph":
-                got.graphs[k] = self._guard(k, got.dropped, check_passage, it.source, it.origin or None)
-            if it.kind != "parse" and not got.repaired[k]:
-                continue
-            todo.append(k)
-        sources = [items[k].source for k in todo]
-        parsed = self.job.parser.parse(sources) if todo else []
-        for k, g in zip(todo, parsed, strict=True):
-            got.graphs[k] = self._guard(k, got.dropped, check_passage, g, items[k].origin or None)
-            got.parsed[k] = got.dropped[k] is None
-        return got
-
-    def _guard(self, k: int, dropped: list[str | None], fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)``; in lenient mode an InputError drops item ``k`` (its message kept) instead."""
-        try:
-            return fn(*args)
-        except InputError as e:
-            if not self.job.lenient:
-                raise
-            dropped[k] = str(e)
-            return None
-
-    def run(self, items: Sequence[Item], want: Want = "none") -> list[ItemResult]:
-        """Score a chunk; ``want`` says which graphs travel back: ``all`` (as graphs, parsed ones also encoded for
-        the cache), ``graphs`` (as graphs only: nobody caches them), ``parsed`` (encoded for the cache, with their
-        paper-mode structures) or ``none``."""
-        from samsa.engine.entries import encode_graph, encode_structure
-
-        got = self.load(items)
-        keep = [k for k, d in enumerate(got.dropped) if d is None]
-        n_systems = len(items[0].outputs) if items else 0
-        if self.metric is not None and n_systems:
-            for k in keep:
-                if got.structures[k] is None:
-                    got.structures[k] = _structure(got.graphs[k], self.metric.compat)
-        out = []
-        for k, it in enumerate(items):
-            g, st = got.graphs[k], got.structures[k]
-            scenes = None
-            # the parent caches: structures of new parses (repaired entries included), and of cached graphs that
-            # had none, go back with them
-            if (
-                want == "parsed"
-                and self.paper
-                and st is not None
-                and g is not None
-                and (got.parsed[k] or it.scenes is None)
-            ):
-                scenes = encode_structure(st, g).encode("utf-8")
-            out.append(
-                ItemResult(
-                    g if want in ("all", "graphs") else None,
-                    payload=encode_graph(g) if got.parsed[k] and want in ("all", "parsed") else None,
-                    scenes=scenes,
-                    repaired=got.repaired[k],
-                    dropped=got.dropped[k],
-                )
-            )
-        if self.metric is None:
-            return out
-        for s in range(n_systems):
-            outputs = [items[k].outputs[s] for k in keep]
-            self.metric.prepare([got.graphs[k] for k in keep], outputs, structures=[got.structures[k] for k in keep])
-            for k, line in zip(keep, outputs, strict=True):
-                try:
-                    out[k].results.append(self.metric.score_graph(got.graphs[k], line, structure=got.structures[k]))
-                except ScoringError as e:
-                    out[k].results.append(f"{e}")
-        return out
-
-
-@dataclass
-class _Loaded:
-    """What :meth:`Worker.load` found for each item of a chunk."""
-
-    graphs: list[nx.DiGraph | None]
-    structures: list[Any]  # paper-mode structure, where known
-    parsed: list[bool]  # parsed here (new, or a cached entry that did not decode)
-    repaired: list[bool]  # a cached entry that did not decode
-    dropped: list[str | None]  # lenient mode: why the item left the corpus
-
-
-def _structure(g: nx.DiGraph | None, compat: Compat) -> Any:
-    """The graph's output-independent scoring structure; None lets each scoring call raise its own error."""
-    from samsa.scoring import graph_structure
-
-    try:
-        return graph_structure(g, compat)
-    except ScoringError:
-        return None
-
-
-# -- executors: the same Worker in this process or in a process pool (on Dask: samsa.engine.distributed) ---------------
 
 _PROCESS_WORKER: Worker | None = None  # one per pool process, set by its initializer
 
@@ -286,8 +98,14 @@ def _freeze_heap() -> Callable[[], None]:
     return (lambda: None) if already else gc.unfreeze
 
 
+#: chunks of cache hits (per worker) a pool runs in its own process before it starts its workers
+INLINE_CHUNKS = 4
+
+
 class PoolExecutor:
-    """A process pool; at most ``2 * jobs`` chunks in flight, results in input order."""
+    """A process pool; at most ``2 * jobs`` chunks in flight, results in input order. Until the pool starts,
+    up to :data:`INLINE_CHUNKS` chunks per worker that are all cache hits with their structures (nothing to parse
+    or rebuild) run in this process: starting workers for them would cost more than their work."""
 
     def __init__(self, job: Job, jobs: int) -> None:
         import multiprocessing as mp
@@ -299,11 +117,13 @@ class PoolExecutor:
         method = "fork" if sys.platform.startswith("linux") else "forkserver" if "forkserver" in methods else "spawn"
         ctx = mp.get_context(method)
         if method == "forkserver":
-            ctx.set_forkserver_preload(["samsa.engine.executors", "samsa.scoring.metric"])
+            ctx.set_forkserver_preload(["samsa.engine.worker", "samsa.scoring.metric"])
         self.job = job
         self.jobs = jobs
         self.forks = method == "fork"
         self.started = False
+        self.here: Worker | None = None  # runs the chunks of cache hits that come before the pool starts
+        self.ran_here = 0
         self._new_pool = lambda: ProcessPoolExecutor(
             max_workers=jobs,
             mp_context=ctx,
@@ -334,6 +154,8 @@ class PoolExecutor:
         def submit(task: list[Item]) -> Any:
             if self.started:
                 return pool.submit(_run_in_process, task, want)
+            if self.ran_here < INLINE_CHUNKS * self.jobs and all(it.scenes is not None for it in task):
+                return self._run_here(task, want)
             self.started = True  # the pool forks all its workers at the first submission
             if self.forks:
                 # loaded here, the models are every worker's at no cost (shared pages): the workers then parse at
@@ -348,6 +170,16 @@ class PoolExecutor:
             return pool.submit(_run_in_process, task, want)
 
         return submit
+
+    def _run_here(self, task: list[Item], want: Want) -> Future[list[ItemResult]]:
+        """A chunk of cache hits with their structures, scored in this process: it needs no parser, and a warm
+        run made only of such chunks then starts no worker at all."""
+        self.ran_here += 1
+        if self.here is None:
+            self.here = Worker(self.job)
+        done: Future[list[ItemResult]] = Future()
+        done.set_result(self.here.run(task, want))
+        return done
 
     def close(self) -> None:
         """Stop the pool of a ``map`` not run to its end (chunks not started are cancelled) and wait for its

@@ -1,6 +1,6 @@
 """Parse and score a corpus chunk by chunk: in this process, in a process pool (``--jobs N``), or on Dask.
 
-The same :class:`~samsa.engine.executors.Worker` does the work of each chunk in this
+The same :class:`~samsa.engine.worker.Worker` does the work of each chunk in this
 process (``jobs=1``), in each process of a pool, or on each Dask worker
 (:mod:`samsa.engine.executors`, :mod:`samsa.engine.distributed`); this module decides what
 goes into the chunks and what happens to the results.
@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 import networkx as nx
 
-from samsa.engine.executors import Item, ItemResult, Job, PoolExecutor, SerialExecutor, Worker
+from samsa.engine.executors import PoolExecutor, SerialExecutor
 from samsa.engine.seams import CachingParser, EntryCache, Executor, ItemKind, Want
+from samsa.engine.worker import Item, ItemResult, Job, Worker
 from samsa.errors import InputError
 from samsa.parsers.base import Parser
 

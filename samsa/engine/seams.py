@@ -7,7 +7,7 @@ The engine calls a parser, an aligner and a cache only through these protocols (
   :meth:`CachingParser.cache_key`;
 - an **aligner** is :class:`samsa.aligners.base.Aligner`;
 - a **cache** is an :class:`EntryCache` (:class:`samsa.engine.cache.ParseCache` is the one that ships);
-- an **executor** runs chunks of items on a :class:`samsa.engine.executors.Worker`, here, in a process pool or
+- an **executor** runs chunks of items on a :class:`samsa.engine.worker.Worker`, here, in a process pool or
   on Dask (:class:`Executor`).
 """
 
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 from samsa.parsers.base import Parser
 
 if TYPE_CHECKING:
-    from samsa.engine.executors import Item, ItemResult, Job
+    from samsa.engine.worker import Item, ItemResult, Job
 
 __all__ = ["CachingParser", "EntryCache", "Executor", "ItemKind", "Want"]
 
@@ -70,7 +70,7 @@ class EntryCache(Protocol):
 
 
 class Executor(Protocol):
-    """Runs chunks of items on workers built from one :class:`~samsa.engine.executors.Job`; results in input
+    """Runs chunks of items on workers built from one :class:`~samsa.engine.worker.Job`; results in input
     order."""
 
     job: Job

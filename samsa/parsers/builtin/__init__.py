@@ -21,7 +21,7 @@ from typing import Any
 import networkx as nx
 
 from samsa.errors import ConfigError, PluginUnavailable
-from samsa.ucca.graph import new_passage
+from samsa.ucca.compact import CompactPassage
 
 __all__ = [
     "DECODING",
@@ -183,27 +183,32 @@ class BuiltinParser:
 
     def parse(self, sentences: Sequence[str | Sequence[str]]) -> list[nx.DiGraph]:
         """One graph per sentence, in order; graph ``k`` gets passage ID ``k`` (1-based)."""
+        return [p.to_graph() for p in self.parse_passages(sentences)]
+
+    def parse_passages(self, sentences: Sequence[str | Sequence[str]]) -> list[CompactPassage]:
+        """:meth:`parse` without building graphs: what scoring reads (:class:`~samsa.ucca.compact.CompactPassage`)."""
         return self.parse_at_biases(sentences, [self.scene_bias])[0]
 
     def parse_at_biases(
         self, sentences: Sequence[str | Sequence[str]], biases: Sequence[float]
-    ) -> list[list[nx.DiGraph]]:
-        """The graphs :meth:`parse` gives at each Scene bias, the features computed once (choosing a bias on the
-        dev sets, ``lab.scene_bias``, decodes them at every bias of a grid)."""
+    ) -> list[list[CompactPassage]]:
+        """The passages :meth:`parse_passages` gives at each Scene bias, the features computed once (choosing a
+        bias on the dev sets, ``lab.scene_bias``, decodes them at every bias of a grid)."""
         from samsa.parsers.builtin.decode import decode_batch
         from samsa.parsers.builtin.features import featurize
+        from samsa.parsers.builtin.tree import spans_to_passage
 
         tokens = [self.tokenize(s) if isinstance(s, str) else list(s) for s in sentences]
         # batches of similar length: the BiLSTM then computes little padding
         order = sorted((k for k, t in enumerate(tokens) if t), key=lambda k: len(tokens[k]))
-        out: list[list[nx.DiGraph | None]] = [[None] * len(tokens) for _ in biases]
+        out: list[list[CompactPassage | None]] = [[None] * len(tokens) for _ in biases]
         unused = [p for p in UNUSED_PIPES if p in self.nlp.pipe_names]  # a pipeline handed in from outside
         with _blas_threads(self.threads), self.nlp.select_pipes(disable=unused):
             for idx in _batches(order, [len(t) for t in tokens], self.batch_size):
                 batch = [tokens[k] for k in idx]
                 feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
-                for graphs_at, bias in zip(out, biases, strict=True):
-                    graphs = decode_batch(
+                for passages_at, bias in zip(out, biases, strict=True):
+                    passages = decode_batch(
                         self.net,
                         self.vocab,
                         feats,
@@ -212,12 +217,12 @@ class BuiltinParser:
                         scene_bias=bias,
                         min_scene=self.min_scene,
                     )
-                    for k, g in zip(idx, graphs, strict=True):
-                        graphs_at[k] = g
-        done = [[new_passage() if g is None else g for g in graphs_at] for graphs_at in out]
-        for graphs in done:
-            for k, g in enumerate(graphs, 1):
-                g.graph["passage_id"] = str(k)
+                    for k, p in zip(idx, passages, strict=True):
+                        passages_at[k] = p
+        done = [[spans_to_passage([], []) if p is None else p for p in passages_at] for passages_at in out]
+        for passages in done:
+            for k, p in enumerate(passages, 1):
+                p.graph["passage_id"] = str(k)
         return done
 
     def signature(self) -> str:

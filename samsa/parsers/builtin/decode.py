@@ -1,18 +1,18 @@
-"""Decoding: network scores -> CKY spans -> UCCA graphs -> remote edges (numpy only)."""
+"""Decoding: network scores -> CKY spans -> UCCA passages -> remote edges (numpy only)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
 
-import networkx as nx
 import numpy as np
 
 from samsa.parsers.builtin.features import Featurized, Vocab
 from samsa.parsers.builtin.remotes import add_remotes, candidate_pairs, distance_buckets
 from samsa.parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs, span_row
-from samsa.parsers.builtin.tree import UP, Span, spans_to_graph
+from samsa.parsers.builtin.tree import UP, Span, spans_to_passage
 from samsa.parsers.builtin.wellformed import MAIN, LogProbs, one_center, one_main_relation
+from samsa.ucca.compact import CompactPassage
 from samsa.ucca.queries import scenes
 
 __all__ = [
@@ -141,8 +141,8 @@ def decode_batch(
     scene_bias: float = 0.0,
     steps: bool = True,
     min_scene: bool = False,
-) -> list[nx.DiGraph]:
-    """Parse featurized sentences into graphs.
+) -> list[CompactPassage]:
+    """Parse featurized sentences into passages (:class:`~samsa.ucca.compact.CompactPassage`).
 
     ``scene_bias`` is added to the log-probability of every main-relation label
     (P/S) before decoding: more Scenes for a positive value (``lab.scene_bias``).
@@ -153,7 +153,7 @@ def decode_batch(
     is decoded again as :func:`at_least_one_scene` says (the Wiki guidelines give every sentence a Scene).
     """
     mask = main_relation_mask(vocab)
-    out: list[nx.DiGraph] = []
+    out: list[CompactPassage] = []
     for b in range(0, len(feats), batch):
         chunk = feats[b : b + batch]
         fence, lengths = net.encode(chunk)
@@ -196,15 +196,15 @@ def _sentence_graph(
     mask: np.ndarray,
     steps: bool,
     passage_id: str,
-) -> nx.DiGraph:
-    """Sentence ``b``'s graph from its decoded spans (decoded at Scene bias ``bias``): the later steps, then
+) -> CompactPassage:
+    """Sentence ``b``'s passage from its decoded spans (decoded at Scene bias ``bias``): the later steps, then
     remote edges."""
     if steps:
         spans = unnest_scenes(spans)
         lookup = _sentence_log_probs(log_probs, bias * mask, len(words), 0)
         spans = one_main_relation(spans, len(words), lookup, vocab.labels)
         spans = one_center(spans, len(words), lookup, vocab.labels)
-    g = spans_to_graph(words, spans, passage_id=passage_id)
+    g = spans_to_passage(words, spans, passage_id=passage_id)
     predict_remotes(net, vocab, fence, b, g)
     return g
 
@@ -219,8 +219,8 @@ def at_least_one_scene(
     mask: np.ndarray,
     labels: Sequence[str],
     scene_bias: float,
-    graph: Callable[[list[Span], float], nx.DiGraph],
-) -> nx.DiGraph | None:
+    graph: Callable[[list[Span], float], CompactPassage],
+) -> CompactPassage | None:
     """The sentence decoded at the smallest extra Scene bias of :data:`MIN_SCENE_BIASES` at which it has a
     Scene (None if none of them gives one): the network's best tree with a Scene, for the least boost.
 
@@ -249,7 +249,7 @@ def _sentence_log_probs(log_probs: np.ndarray, bias: np.ndarray, n: int, row0: i
     return lookup
 
 
-def predict_remotes(net: NumpySpanNet, vocab: Vocab, fence: np.ndarray, b: int, g: nx.DiGraph) -> None:
+def predict_remotes(net: NumpySpanNet, vocab: Vocab, fence: np.ndarray, b: int, g: CompactPassage) -> None:
     """Add to ``g`` (sentence ``b`` of the batch ``fence`` encodes) the remote edges the network predicts."""
     pairs = candidate_pairs(g) if net.has_remote else []
     if pairs:

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 import networkx as nx
 
 from samsa.ucca import graph as G
+from samsa.ucca.compact import CompactPassage
 
-__all__ = ["HARMONIZE", "Span", "graph_to_spans", "spans_to_graph"]
+__all__ = ["HARMONIZE", "Span", "graph_to_spans", "spans_to_graph", "spans_to_passage"]
 
 HARMONIZE = {"T": "D", "Q": "E"}
 UP = "^"
@@ -130,13 +131,16 @@ def _gap_filler(term, parent, children, tokens_of, gap, u):
 
 
 def spans_to_graph(tokens: list[str], spans: list[Span], passage_id: str = "1") -> nx.DiGraph:
-    """Build a UCCA passage from tokens and nested labeled spans (crossing spans are dropped).
+    """Build a UCCA passage from tokens and nested labeled spans (crossing spans are dropped): the graph of
+    :func:`spans_to_passage`."""
+    return spans_to_passage(tokens, spans, passage_id).to_graph()
 
-    The tree is built in plain dictionaries (units in creation order, each
-    unit's children in the order they are attached) and handed to networkx in
-    one call each for nodes and edges, with exactly the attributes
-    ``samsa.ucca.graph``'s helpers would give them: this runs once per parsed
-    sentence, and networkx's per-call checks cost more than the tree itself.
+
+def spans_to_passage(tokens: list[str], spans: list[Span], passage_id: str = "1") -> CompactPassage:
+    """:func:`spans_to_graph` as a :class:`~samsa.ucca.compact.CompactPassage` (what the parser hands scoring).
+
+    The tree is built in plain dictionaries (units in creation order, each unit's children in the order they are
+    attached), then written out with exactly the attributes ``samsa.ucca.graph``'s helpers would give them.
     """
     kinds: dict[str, str] = {G.ROOT_ID: "FN"}  # unit -> FN or PNCT, in creation order
     children: dict[str, dict[str, str]] = {G.ROOT_ID: {}}  # unit -> {child: category}, in attachment order
@@ -195,14 +199,23 @@ def spans_to_graph(tokens: list[str], spans: list[Span], passage_id: str = "1") 
             children[grand][nid] = children[parent].pop(nid)
             parent_of[nid] = grand
     _drop_empty_units(kinds, children, parent_of)
-    g = G.new_passage(passage_id)
-    g.add_nodes_from(
-        (
-            t,
+    return _passage(passage_id, tokens, punct, kinds, children)
+
+
+def _passage(
+    passage_id: str, tokens: list[str], punct: list[bool], kinds: dict[str, str], children: dict[str, dict[str, str]]
+) -> CompactPassage:
+    """The passage of a built tree: the root, the terminals, the other units, then each unit's child edges."""
+    p = CompactPassage({"passage_id": str(passage_id), "attributes": {}, "layer_attributes": {}})
+    p.add_node(G.ROOT_ID, {"layer": "1", "type": "FN", "implicit": False, "attributes": {}, "extra": {}})
+    for k, text in enumerate(tokens):
+        kind = "Punctuation" if punct[k] else "Word"
+        p.add_node(
+            f"0.{k + 1}",
             {
                 "layer": "0",
-                "type": "Punctuation" if punct[k] else "Word",
-                "text": tokens[k],
+                "type": kind,
+                "text": text,
                 "position": k + 1,
                 "paragraph": 1,
                 "paragraph_position": k + 1,
@@ -210,19 +223,13 @@ def spans_to_graph(tokens: list[str], spans: list[Span], passage_id: str = "1") 
                 "extra": {},
             },
         )
-        for k, t in enumerate(terms)
-    )
-    g.add_nodes_from(
-        (nid, {"layer": "1", "type": kind, "implicit": False, "attributes": {}, "extra": {}})
-        for nid, kind in kinds.items()
-        if nid != G.ROOT_ID
-    )
-    g.add_edges_from(
-        (u, v, {"categories": (tag,), "remote": False, "attributes": {}, "category_attributes": [{"tag": tag}]})
-        for u, kids in children.items()
-        for v, tag in kids.items()
-    )
-    return g
+    for nid, kind in kinds.items():
+        if nid != G.ROOT_ID:
+            p.add_node(nid, {"layer": "1", "type": kind, "implicit": False, "attributes": {}, "extra": {}})
+    for u, kids in children.items():
+        for v, tag in kids.items():
+            p.add_edge(u, v, categories=(tag,), remote=False, attributes={}, category_attributes=[{"tag": tag}])
+    return p
 
 
 def _drop_empty_units(kinds: dict[str, str], children: dict[str, dict[str, str]], parent_of: dict[str, str]) -> None:

@@ -1,0 +1,208 @@
+"""The work of one chunk of a corpus: a :class:`Worker`, built once per process from a picklable :class:`Job`,
+loads gold XML or parses raw sources (one parser call per chunk, so the parser batches them), then scores each
+system's output lines against the graphs. Where chunks run is :mod:`samsa.engine.executors`'; what goes into
+them, in which order, and what happens to the results is :mod:`samsa.engine.pipeline`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from samsa.config import Compat, SamsaConfig
+from samsa.engine.seams import ItemKind, Want
+from samsa.errors import InputError, ScoringError
+from samsa.ucca.compact import CompactPassage, as_graph
+
+__all__ = ["Item", "ItemResult", "Job", "Worker"]
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every worker builds once: the SAMSA settings (``config``; its parser parses raw sources) and whether
+    it scores.
+
+    ``config.aligner`` is a registry name and its options, so that heavy aligners (spaCy, PPDB) are built inside
+    each worker rather than pickled.
+    """
+
+    config: SamsaConfig = field(default_factory=SamsaConfig)
+    score: bool = True
+    lenient: bool = False  # drop a passage that does not load or validate (and say so) instead of stopping
+
+    @property
+    def parser(self) -> Any:
+        """What parses raw sources (the built-in parser object, when the caller has one)."""
+        return self.config.parser
+
+    @classmethod
+    def parse_only(cls, parser: Any) -> Job:
+        """A job that parses with ``parser`` and scores nothing."""
+        return cls(SamsaConfig(parser=parser), score=False)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One source line: ``kind`` is ``parse`` (``source`` is text or tokens), ``cached`` (the same, with the
+    parse cache's graph ``payload`` or, for paper-mode scoring, its encoded structure ``scenes``), ``graph`` or
+    ``xml`` (a file path)."""
+
+    kind: ItemKind
+    source: Any
+    outputs: tuple[str, ...] = ()
+    origin: str = ""
+    payload: bytes | None = None
+    scenes: bytes | None = None
+
+
+@dataclass
+class ItemResult:
+    """The graph (when asked for), the cache payload of a graph parsed here and its encoded structure (when the
+    parent caches), and one score per system or an error text."""
+
+    graph: nx.DiGraph | None
+    results: list[Any] = field(default_factory=list)
+    payload: bytes | None = None
+    scenes: bytes | None = None  # also for a cached graph whose structure the cache did not have
+    repaired: bool = False  # a cached payload that did not decode: parsed again (the new payload replaces it)
+    dropped: str | None = None  # lenient mode: why this passage left the corpus
+
+
+class Worker:
+    """Builds the models of a :class:`Job` once and runs chunks of :class:`Item`."""
+
+    def __init__(self, job: Job) -> None:
+        from samsa.scoring.metric import Samsa
+
+        self.job = job
+        self.metric = Samsa(job.config) if job.score else None
+
+    @property
+    def paper(self) -> bool:
+        """Whether this worker scores in paper mode (the mode whose structure the parse cache keeps)."""
+        return self.metric is not None and self.metric.compat == "paper"
+
+    def load(self, items: Sequence[Item]) -> _Loaded:
+        """The graph or (cache hits in paper mode) the structure of each item. Items are parsed here when they
+        are raw, or when their cached entry does not decode (``repaired``); every graph that did not come from
+        the cache is validated; lenient mode drops an item that does not load or validate (``dropped``)."""
+        from samsa.engine.entries import decode_graph, decode_structure
+        from samsa.ucca.validate import check_passage
+        from samsa.ucca.xml import load_passage
+
+        n = len(items)
+        got = _Loaded([None] * n, [None] * n, [False] * n, [False] * n, [None] * n)
+        todo = []
+        for k, it in enumerate(items):
+            if it.kind == "cached" and it.scenes is not None:
+                got.structures[k] = decode_structure(it.scenes, it.source) if self.paper else None
+                got.repaired[k] = got.structures[k] is None
+            elif it.kind == "cached":
+                got.graphs[k] = decode_graph(it.payload or b"", it.source)
+                got.repaired[k] = got.graphs[k] is None
+            elif it.kind == "xml":
+                got.graphs[k] = self._guard(k, got.dropped, load_passage, it.source)
+            elif it.kind == "graph":
+                got.graphs[k] = self._guard(k, got.dropped, check_passage, it.source, it.origin or None)
+            if it.kind != "parse" and not got.repaired[k]:
+                continue
+            todo.append(k)
+        sources = [items[k].source for k in todo]
+        parsed = self._parse(sources) if todo else []
+        for k, g in zip(todo, parsed, strict=True):
+            if isinstance(g, CompactPassage):  # the built-in parser's trees: well formed as they are built
+                got.graphs[k] = g
+            else:
+                got.graphs[k] = self._guard(k, got.dropped, check_passage, g, items[k].origin or None)
+            got.parsed[k] = got.dropped[k] is None
+        return got
+
+    def _parse(self, sources: Sequence[Any]) -> list[Any]:
+        """Parse ``sources``: as :class:`~samsa.ucca.compact.CompactPassage` when the parser gives them and this
+        worker only scores in paper mode (whose structure reads them as it reads graphs), else as graphs."""
+        passages = getattr(self.job.parser, "parse_passages", None)
+        if passages is not None and self.paper:
+            return list(passages(sources))
+        return list(self.job.parser.parse(sources))
+
+    def _guard(self, k: int, dropped: list[str | None], fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)``; in lenient mode an InputError drops item ``k`` (its message kept) instead."""
+        try:
+            return fn(*args)
+        except InputError as e:
+            if not self.job.lenient:
+                raise
+            dropped[k] = str(e)
+            return None
+
+    def run(self, items: Sequence[Item], want: Want = "none") -> list[ItemResult]:
+        """Score a chunk; ``want`` says which graphs travel back: ``all`` (as graphs, parsed ones also encoded for
+        the cache), ``graphs`` (as graphs only: nobody caches them), ``parsed`` (encoded for the cache, with their
+        paper-mode structures) or ``none``."""
+        from samsa.engine.entries import encode_graph, encode_structure
+
+        got = self.load(items)
+        keep = [k for k, d in enumerate(got.dropped) if d is None]
+        n_systems = len(items[0].outputs) if items else 0
+        if self.metric is not None and n_systems:
+            for k in keep:
+                if got.structures[k] is None:
+                    got.structures[k] = _structure(got.graphs[k], self.metric.compat)
+        out = []
+        for k, it in enumerate(items):
+            g, st = got.graphs[k], got.structures[k]
+            scenes = None
+            # the parent caches: structures of new parses (repaired entries included), and of cached graphs that
+            # had none, go back with them
+            if (
+                want == "parsed"
+                and self.paper
+                and st is not None
+                and g is not None
+                and (got.parsed[k] or it.scenes is None)
+            ):
+                scenes = encode_structure(st, g).encode("utf-8")
+            out.append(
+                ItemResult(
+                    as_graph(g) if want in ("all", "graphs") else None,
+                    payload=encode_graph(g) if got.parsed[k] and want in ("all", "parsed") else None,
+                    scenes=scenes,
+                    repaired=got.repaired[k],
+                    dropped=got.dropped[k],
+                )
+            )
+        if self.metric is None:
+            return out
+        for s in range(n_systems):
+            outputs = [items[k].outputs[s] for k in keep]
+            self.metric.prepare([got.graphs[k] for k in keep], outputs, structures=[got.structures[k] for k in keep])
+            for k, line in zip(keep, outputs, strict=True):
+                try:
+                    out[k].results.append(self.metric.score_graph(got.graphs[k], line, structure=got.structures[k]))
+                except ScoringError as e:
+                    out[k].results.append(f"{e}")
+        return out
+
+
+@dataclass
+class _Loaded:
+    """What :meth:`Worker.load` found for each item of a chunk."""
+
+    graphs: list[nx.DiGraph | None]
+    structures: list[Any]  # paper-mode structure, where known
+    parsed: list[bool]  # parsed here (new, or a cached entry that did not decode)
+    repaired: list[bool]  # a cached entry that did not decode
+    dropped: list[str | None]  # lenient mode: why the item left the corpus
+
+
+def _structure(g: nx.DiGraph | None, compat: Compat) -> Any:
+    """The graph's output-independent scoring structure; None lets each scoring call raise its own error."""
+    from samsa.scoring import graph_structure
+
+    try:
+        return graph_structure(g, compat)
+    except ScoringError:
+        return None
