@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import multiprocessing as mp
 import os
 import signal
@@ -14,7 +15,7 @@ import pytest
 
 from samsa.engine.cache import ParseCache
 from samsa.ucca.graph import add_edge, add_unit, from_tokens, tokens
-from samsa.ucca.xml import to_standard_xml
+from samsa.ucca.xml import list_passage_files, load_passage, to_standard_xml
 
 
 def graph(words: list[str]):
@@ -213,3 +214,22 @@ def test_a_cache_of_another_schema_is_moved_aside(tmp_path, capsys):
     with ParseCache(path) as cache:
         assert cache.info()["entries"] == 0
     assert "parse cache of another samsa version" in capsys.readouterr().err
+
+
+def test_the_structure_version_names_the_scene_rules_that_derived_the_cached_structures(data_dir):
+    """Cached structures are trusted while their version is ``STRUCTURE_VERSION``. When this digest of the
+    structures of the fixtures and 400 dev passages (UCCA v1 and v2) changes, the Scene rules changed: raise
+    ``STRUCTURE_VERSION`` (so that users' caches derive their structures again) and record both here."""
+    import hashlib
+    from pathlib import Path
+
+    from samsa.engine.entries import STRUCTURE_VERSION, encode_structure
+    from samsa.scoring.paper import paper_structure
+
+    fixtures = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "ucca").rglob("*.xml"))
+    dev = [list_passage_files(data_dir / "ucca" / name / "dev")[:200] for name in ("ewt", "wiki")]
+    digest = hashlib.sha256()
+    for f in [*fixtures, *dev[0], *dev[1]]:
+        g = load_passage(f)
+        digest.update(json.dumps(json.loads(encode_structure(paper_structure(g), g))["scenes"]).encode())
+    assert (STRUCTURE_VERSION, digest.hexdigest()[:16]) == ("paper:2", "6e587e69967b604c")

@@ -237,7 +237,7 @@ def _rows_file(stack: ExitStack, target: str | None) -> TextIO | None:
 
 
 def _summary(totals: CorpusTotals, metric: Samsa, documents: bool) -> dict[str, Any]:
-    config = {**metric.settings(), "documents": documents}
+    config = metric.settings(documents=documents)
     return totals.result(metric.signature(documents=documents), config).to_dict()
 
 

@@ -151,12 +151,12 @@ def run_items(
     documents, take smaller chunks). A run that only scores in paper mode reads
     and writes the structures the cache keeps beside its graphs.
     """
-    from samsa.engine.entries import structure_version
+    from samsa.engine.entries import STRUCTURE_VERSION
 
     key = parser.cache_key() if cache is not None and isinstance(parser, CachingParser) else None
     job = executor.job
     paper = job.score and job.config.compat == "paper" and not return_graphs
-    version = structure_version() if key is not None and paper else None
+    version = STRUCTURE_VERSION if key is not None and paper else None
     submitted: deque[tuple[_Window, list[int]]] = deque()
 
     def chunks() -> Iterator[list[Item]]:

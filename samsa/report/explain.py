@@ -14,7 +14,7 @@ from typing import Any
 import networkx as nx
 
 from samsa.scoring.metric import Samsa
-from samsa.scoring.paper import PaperScene, _center_terminals, _Unit
+from samsa.scoring.paper import PaperScene, PaperUnit, center_terminals
 from samsa.ucca.graph import terminals
 from samsa.ucca.queries import unit_terminals
 
@@ -25,16 +25,14 @@ def _positions(index: dict[str, int], ids: Sequence[str]) -> list[int]:
     return sorted(index[t] for t in ids)
 
 
-def _unit(g: nx.DiGraph, index: dict[str, int], unit: _Unit) -> dict[str, Any]:
+def _unit(g: nx.DiGraph, index: dict[str, int], unit: PaperUnit) -> dict[str, Any]:
     span: set[str] = set()
     for u in unit.units:
         span.update(unit_terminals(g, u, punct=True, remotes=False))
     centers = [
         {
-            "words": [
-                g.nodes[t]["text"] for t in sorted(_center_terminals(g, c), key=lambda t: g.nodes[t]["position"])
-            ],
-            "pos": _positions(index, _center_terminals(g, c)),
+            "words": [g.nodes[t]["text"] for t in sorted(center_terminals(g, c), key=lambda t: g.nodes[t]["position"])],
+            "pos": _positions(index, center_terminals(g, c)),
             "implicit": bool(g.nodes[c].get("implicit")),
         }
         for c in unit.centers

@@ -8,8 +8,7 @@ from typing import Any
 import networkx as nx
 
 from samsa.aligners.base import Aligner
-from samsa.config import Compat
-from samsa.errors import ConfigError
+from samsa.config import COMPAT_NAMES, Compat, check_choice
 from samsa.scoring.easse import score_easse
 from samsa.scoring.formula import corpus_mean, samsa_from_scene_scores, scene_score
 from samsa.scoring.paper import paper_structure, score_paper
@@ -55,10 +54,8 @@ def score_passage(
 
     ``structure``: :func:`graph_structure` of ``g``, to reuse across several outputs of the same source.
     """
-    try:
-        fn = COMPAT_MODES[compat]
-    except KeyError:
-        raise ConfigError(f"unknown compat mode {compat!r}; choose from {sorted(COMPAT_MODES)}") from None
+    check_choice("compat mode", compat, COMPAT_NAMES)
+    fn = COMPAT_MODES[compat]
     if structure is not None and compat == "paper":
         return score_paper(g, sentences, aligner, structure)
     return fn(g, sentences, aligner)

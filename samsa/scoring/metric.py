@@ -68,7 +68,7 @@ class Samsa:
 
     def settings(self, *, documents: bool = False) -> dict[str, Any]:
         """The settings as JSON values (a corpus result's ``config``)."""
-        return {**self.config.to_dict(self.aligner), **({"documents": True} if documents else {})}
+        return {**self.config.to_dict(self.aligner), "documents": documents}
 
     def split(self, output: str | Sequence[Sequence[str]]) -> list[list[str]]:
         """Output line -> tokenized sentences (already split input passes through)."""

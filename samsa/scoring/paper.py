@@ -25,13 +25,18 @@ from samsa.ucca.queries import main_relations, minimal_centers, participants, sc
 __all__ = [
     "PaperScene",
     "PaperStructure",
+    "PaperUnit",
+    "center_terminals",
     "paper_structure",
     "score_paper",
 ]
 
 
 @dataclass(frozen=True)
-class _Unit:
+class PaperUnit:
+    """A main relation or participant as scoring reads it: its units, their minimal centers, and the terminals
+    that must all be aligned for it to score 1 (none: an implicit unit, 0.5)."""
+
     units: tuple[str, ...]
     centers: tuple[str, ...]
     terminals: frozenset[str]  # terminals that must all be aligned; empty -> 0.5
@@ -45,7 +50,8 @@ class _Unit:
         return UnitCheck(self.units, self.centers, self.words, score)
 
 
-def _center_terminals(g: nx.DiGraph, center: str) -> list[str]:
+def center_terminals(g: nx.DiGraph, center: str) -> list[str]:
+    """The non-punctuation terminals of a minimal center (none for an implicit unit)."""
     data = node_table(g)[center]
     if data.get("implicit"):
         return []
@@ -54,14 +60,14 @@ def _center_terminals(g: nx.DiGraph, center: str) -> list[str]:
     return unit_terminals(g, center, punct=False, remotes=False)
 
 
-def _unit(g: nx.DiGraph, units: Sequence[str]) -> _Unit:
+def _unit(g: nx.DiGraph, units: Sequence[str]) -> PaperUnit:
     nodes = node_table(g)
     centers: list[str] = []
     for u in units:
         centers.extend(c for c in minimal_centers(g, u) if c not in centers)
-    terms = frozenset(t for c in centers for t in _center_terminals(g, c))
+    terms = frozenset(t for c in centers for t in center_terminals(g, c))
     words = tuple(nodes[t]["text"] for t in sorted(terms, key=lambda t: nodes[t]["position"]))
-    return _Unit(tuple(units), tuple(centers), terms, words)
+    return PaperUnit(tuple(units), tuple(centers), terms, words)
 
 
 @dataclass(frozen=True)
@@ -71,8 +77,8 @@ class PaperScene:
     scene: str
     leaves: tuple[str, ...]
     words: tuple[str, ...]
-    main_relation: _Unit
-    participants: tuple[_Unit, ...]
+    main_relation: PaperUnit
+    participants: tuple[PaperUnit, ...]
 
 
 #: a graph's scenes, each with what scoring reads (computed once per graph)
