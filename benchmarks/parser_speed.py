@@ -15,7 +15,9 @@ With ``--onnx`` (needs torch, onnx and onnxruntime; ``accurate`` only, as only M
 ``lab/encoder_torch.py``): the encoder exported to ONNX and run by onnxruntime against the numpy forward
 passes, in this process, on the set's sentences: the parser's whole ``parse`` (spaCy, encoder, network,
 decoding) with each, one thread and two, best of ``--repeat``, whether both give the same parses, and the
-largest difference of their hidden states; under ``onnx`` in ``benchmarks/results/parser_speed.json``.
+largest difference of their hidden states; and the whole ``samsa score`` command with ``accurate`` on the
+sentences against themselves, timed, beside it projected with onnxruntime's encoder (``end_to_end``); under
+``onnx`` in ``benchmarks/results/parser_speed.json``.
 
 With ``--other CHECKOUT`` the same commands also run on another checkout of samsa (its packages
 first on ``PYTHONPATH``, in this interpreter), side by side: each round runs both checkouts'
@@ -197,7 +199,28 @@ def measure_onnx(sentences: list[list[str]], repeat: int) -> dict:
             }
             print(json.dumps(row), flush=True)
     encoder.forward = numpy_forward
+    row["end_to_end"] = end_to_end(sentences, repeat, row["threads_1"]["parse_seconds"])
     return row
+
+
+def end_to_end(sentences: list[list[str]], repeat: int, parse_seconds: dict[str, float]) -> dict:
+    """The whole ``samsa score`` command with ``accurate`` (numpy encoder, one process, no cache) on the sentences
+    against themselves, best of ``repeat``, and the same command projected with onnxruntime's encoder: its time
+    less the numpy parse, plus onnxruntime's (``parse_seconds``, one thread, as the command's parser runs)."""
+    from _data import samsa_executable
+
+    with tempfile.TemporaryDirectory() as tmp:
+        text = Path(tmp) / "sents.txt"
+        text.write_text("".join(" ".join(s) + "\n" for s in sentences), encoding="utf-8")
+        score = ["score", "--source", str(text), "--system", str(text), "--tokenizer", "none", "--no-cache"]
+        cmd = [samsa_executable(), *score, "--parser", "builtin:accurate", "--quiet"]
+        best = min(run_once(cmd)[0] for _ in range(repeat))
+    projected = best - parse_seconds["numpy"] + parse_seconds["onnxruntime"]
+    return {
+        "command_seconds_numpy": round(best, 2),
+        "projected_command_seconds_onnxruntime": round(projected, 2),
+        "projected_speed_up": round(best / projected, 2),
+    }
 
 
 def main() -> None:

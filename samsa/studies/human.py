@@ -63,8 +63,6 @@ ACL2018_SYSTEM_FILES = {
     "SBMT-SARI": "turkcorpus/data/systemoutputs/sari30it.test.output.1best",
 }
 
-DIMENSIONS_1_5 = ("G", "M", "S", "StS")
-
 
 def _read_ods(path: str | PathLike[str]) -> Any:
     try:

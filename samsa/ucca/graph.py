@@ -244,14 +244,6 @@ def join_passages(graphs: Sequence[nx.DiGraph], passage_id: str = "1") -> nx.DiG
     return out
 
 
-def describe(g: nx.DiGraph, node: str) -> dict[str, Any]:
-    """A JSON-friendly summary of one node, for error messages and explanations."""
-    data = g.nodes[node]
-    if data["layer"] == "0":
-        return {"id": node, "text": data["text"], "position": data["position"]}
-    return {"id": node, "type": data["type"], "implicit": data.get("implicit", False)}
-
-
 _TERMINAL_KEYS = ("layer", "type", "text", "position", "paragraph", "paragraph_position", "attributes", "extra")
 _UNIT_KEYS = ("layer", "type", "implicit", "attributes", "extra")
 _EDGE_KEYS = ("categories", "remote", "attributes", "category_attributes")

@@ -48,10 +48,6 @@ FORMATS = ("samsa-ucca-span-v1", "samsa-ucca-span-v2", "samsa-ucca-span-v3", "sa
 META_KEY = "meta.json"
 
 
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-x))
-
-
 def log_softmax(x: np.ndarray) -> np.ndarray:
     """Numerically stable log-softmax over the last axis (the order of operations of torch's)."""
     shifted = x - x.max(axis=-1, keepdims=True)
