@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COMPAT_NAMES",
+    "DEFAULT_ALIGNER",
     "Compat",
     "SamsaConfig",
     "check_choice",
@@ -38,6 +39,8 @@ __all__ = [
     "shared_parser",
 ]
 
+#: the aligner SAMSA uses unless told (the paper's "simple match between identical words", section 5.1)
+DEFAULT_ALIGNER = "exact"
 #: ``paper``: the definition of Sulem et al. (2018); ``easse``: EASSE's implementation (docs/samsa.md)
 Compat = Literal["paper", "easse"]
 COMPAT_NAMES: tuple[Compat, ...] = get_args(Compat)
@@ -74,7 +77,7 @@ class SamsaConfig:
     """
 
     compat: Compat = "paper"
-    aligner: str | Aligner = "exact"
+    aligner: str | Aligner = DEFAULT_ALIGNER
     aligner_options: Mapping[str, Any] = field(default_factory=dict, hash=False)
     tokenizer: str = "wordpunct"
     splitter: str = SPLITTER_NAME

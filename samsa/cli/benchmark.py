@@ -15,6 +15,7 @@ from samsa.cli.io import (
     int_at_least,
     system_files,
 )
+from samsa.config import DEFAULT_ALIGNER
 from samsa.errors import InputError
 from samsa.tables import render
 
@@ -43,7 +44,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     )
     add_data_option(p)
     p.add_argument("--no-samsa", dest="samsa", action="store_false", help="skip SAMSA (no parsing)")
-    p.add_argument("--aligner", default="exact", help="aligner for SAMSA (default: %(default)s)")
+    p.add_argument("--aligner", default=DEFAULT_ALIGNER, help="aligner for SAMSA (default: %(default)s)")
     add_format_options(p)
     add_runtime_options(p)
     p.set_defaults(run=run)

@@ -6,11 +6,11 @@ import argparse
 from typing import Any
 
 from samsa.cli.io import int_at_least
-from samsa.config import SamsaConfig
+from samsa.config import DEFAULT_ALIGNER, SamsaConfig
 from samsa.registry import available, get_aligner, resolve
 
 
-def add_aligner_options(p: argparse.ArgumentParser, default: str = "exact") -> None:
+def add_aligner_options(p: argparse.ArgumentParser, default: str = DEFAULT_ALIGNER) -> None:
     names = ", ".join(available("aligners"))
     p.add_argument("--aligner", default=default, help=f"word aligner (default: %(default)s; available: {names})")
     p.add_argument(

@@ -22,10 +22,14 @@ from samsa.cli.io import (
 from samsa.config import SamsaConfig
 from samsa.fileio import check_line_counts
 from samsa.lexical import SARI_VARIANTS
-from samsa.lexical.suite import METRICS, SuiteConfig
+from samsa.lexical.readability import FKBLEU_FORMS, FKBLEU_SIGNS, FKGL_VARIANTS
+from samsa.lexical.suite import DEFAULT_METRICS, METRICS, SuiteConfig
 from samsa.normalize import TOKENIZERS
 from samsa.report.metrics import RESAMPLABLE
 from samsa.tables import flatten, render
+
+#: the lexical suite's defaults, which the options' defaults are
+SUITE = SuiteConfig()
 
 DESCRIPTION = """\
 Compute lexical metrics (and SAMSA) for one or more system outputs: one row per system.
@@ -66,34 +70,36 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--metrics",
         nargs="+",
         action=MetricsAction,
-        default=["sari", "bleu", "fkgl"],
-        help="metric names, comma- or space-separated (default: sari,bleu,fkgl)",
+        default=list(DEFAULT_METRICS),
+        help=f"metric names, comma- or space-separated (default: {','.join(DEFAULT_METRICS)})",
     )
-    p.add_argument("--sari-variant", choices=SARI_VARIANTS, default="easse", help="SARI variant (default: %(default)s)")
+    p.add_argument(
+        "--sari-variant", choices=SARI_VARIANTS, default=SUITE.sari_variant, help="SARI variant (default: %(default)s)"
+    )
     p.add_argument("--sari-del-precision", action="store_true", help="easse SARI: precision instead of F1 for deletion")
     p.add_argument(
         "--legacy",
         action="store_true",
         help="easse SARI legacy mode for tokenized lowercased TurkCorpus files (source untouched, no lowercasing)",
     )
-    p.add_argument("-tok", "--tokenizer", choices=TOKENIZERS, default="13a", help="tokenizer (default: %(default)s)")
+    p.add_argument(
+        "-tok", "--tokenizer", choices=TOKENIZERS, default=SUITE.tokenizer, help="tokenizer (default: %(default)s)"
+    )
     p.add_argument(
         "-lc",
         "--lowercase",
         action=argparse.BooleanOptionalAction,
-        default=True,
+        default=SUITE.lowercase,
         help="lowercase before scoring (default: yes, as the EASSE command line; --no-lc = --no-lowercase)",
     )
     p.add_argument("--no-lc", dest="lowercase", action="store_false", help=argparse.SUPPRESS)
     p.add_argument("--unescape", action="store_true", help="undo Moses escapes (&apos; ...) first")
-    p.add_argument("--fkgl-variant", choices=("easse", "corrected"), default="easse", help="(default: %(default)s)")
+    p.add_argument("--fkgl-variant", choices=FKGL_VARIANTS, default=SUITE.fkgl_variant, help="(default: %(default)s)")
+    p.add_argument("--fkbleu-form", choices=FKBLEU_FORMS, default=SUITE.fkbleu_form, help="(default: %(default)s)")
+    p.add_argument("--fkbleu-sign", choices=FKBLEU_SIGNS, default=SUITE.fkbleu_sign, help="(default: %(default)s)")
     p.add_argument(
-        "--fkbleu-form", choices=("geometric", "product"), default="geometric", help="(default: %(default)s)"
+        "--sentence-separator", metavar="SEP", default=SUITE.separator, help="sentence separator for split statistics"
     )
-    p.add_argument(
-        "--fkbleu-sign", choices=("printed", "readability"), default="printed", help="(default: %(default)s)"
-    )
-    p.add_argument("--sentence-separator", metavar="SEP", default=None, help="sentence separator for split statistics")
     add_splitter_option(p)
     p.add_argument(
         "--documents",

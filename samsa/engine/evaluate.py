@@ -19,7 +19,7 @@ from typing import Any
 
 from samsa.errors import InputError
 from samsa.lexical import per_sentence_refs
-from samsa.lexical.suite import METRICS, SuiteConfig, evaluate_lexical
+from samsa.lexical.suite import DEFAULT_METRICS, METRICS, SuiteConfig, evaluate_lexical
 
 __all__ = ["NEEDS_REFERENCES", "evaluate", "file_refs", "parse_metrics", "test_set_corpus"]
 
@@ -68,7 +68,7 @@ def evaluate(
     orig_sents: Sequence[str] | None = None,
     refs_sents: Sequence[Sequence[str]] | None = None,
     refs_layout: str = "streams",
-    metrics: str | Sequence[str] = ("sari", "bleu", "fkgl"),
+    metrics: str | Sequence[str] = DEFAULT_METRICS,
     config: SuiteConfig | None = None,
     data: str | PathLike[str] | None = None,
     ucca: str | PathLike[str] | None = None,

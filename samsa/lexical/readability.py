@@ -28,6 +28,8 @@ from samsa.normalize import normalize
 from samsa.text import SPLITTER_NAME, split_sentences
 
 __all__ = [
+    "FKBLEU_FORMS",
+    "FKBLEU_SIGNS",
     "FKGL_VARIANTS",
     "corpus_fkgl",
     "fkbleu",
@@ -207,6 +209,11 @@ def sentence_fk_xu(tokens: Sequence[str]) -> float:
     return fkgl_from_counts(len(tokens), 1, syl)
 
 
+#: FKBLEU's two readings of its formula (:func:`fkbleu`), the first the default
+FKBLEU_FORMS = ("geometric", "product")
+FKBLEU_SIGNS = ("printed", "readability")
+
+
 def fkbleu(ibleu: float, fk_in: float, fk_out: float, *, form: str = "geometric", sign: str = "printed") -> float:
     """FKBLEU on a 0-1 scale from iBLEU (0-1) and the FK of input and output.
 
@@ -216,12 +223,10 @@ def fkbleu(ibleu: float, fk_in: float, fk_out: float, *, form: str = "geometric"
     which grows when the output is *harder*; ``sign="readability"`` uses
     FK(I) - FK(O). A negative iBLEU counts as 0 in the geometric form.
     """
-    diff = fk_out - fk_in if sign == "printed" else fk_in - fk_out
-    if sign not in ("printed", "readability"):
+    if sign not in FKBLEU_SIGNS:
         raise ConfigError(f"unknown FKBLEU sign {sign!r}; choose printed or readability")
+    if form not in FKBLEU_FORMS:
+        raise ConfigError(f"unknown FKBLEU form {form!r}; choose geometric or product")
+    diff = fk_out - fk_in if sign == "printed" else fk_in - fk_out
     fkdiff = 1.0 / (1.0 + math.exp(-diff))
-    if form == "geometric":
-        return math.sqrt(max(ibleu, 0.0) * fkdiff)
-    if form == "product":
-        return ibleu * fkdiff
-    raise ConfigError(f"unknown FKBLEU form {form!r}; choose geometric or product")
+    return math.sqrt(max(ibleu, 0.0) * fkdiff) if form == "geometric" else ibleu * fkdiff

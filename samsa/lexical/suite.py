@@ -16,12 +16,12 @@ from samsa import lexical as L
 from samsa.config import SamsaConfig, check_choice
 from samsa.errors import ConfigError
 from samsa.lexical.edits import split_stats
-from samsa.lexical.readability import FKGL_VARIANTS, fkbleu, sentence_fk_xu
+from samsa.lexical.readability import FKBLEU_FORMS, FKBLEU_SIGNS, FKGL_VARIANTS, fkbleu, sentence_fk_xu
 from samsa.normalize import normalize
 from samsa.signature import format_signature
 from samsa.text import split_output
 
-__all__ = ["METRICS", "SuiteConfig", "evaluate_lexical"]
+__all__ = ["DEFAULT_METRICS", "METRICS", "SuiteConfig", "evaluate_lexical"]
 
 METRICS = (
     "sari",
@@ -37,6 +37,8 @@ METRICS = (
     "compression",
     "splits",
 )
+#: what ``samsa evaluate`` and :func:`samsa.evaluate` compute when no metric is named
+DEFAULT_METRICS = ("sari", "bleu", "fkgl")
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,8 @@ class SuiteConfig:
     def __post_init__(self) -> None:
         check_choice("SARI variant", self.sari_variant, L.SARI_VARIANTS)
         check_choice("FKGL variant", self.fkgl_variant, FKGL_VARIANTS)
+        check_choice("FKBLEU form", self.fkbleu_form, FKBLEU_FORMS)
+        check_choice("FKBLEU sign", self.fkbleu_sign, FKBLEU_SIGNS)
         if self.prenorm is not None:
             check_choice("prenorm", self.prenorm, tuple(_PRENORMS))
 
@@ -95,7 +99,7 @@ def evaluate_lexical(
     orig: Sequence[str],
     sys: Sequence[str],
     refs: Sequence[Sequence[str]],
-    metrics: Sequence[str] = ("sari", "bleu", "fkgl"),
+    metrics: Sequence[str] = DEFAULT_METRICS,
     config: SuiteConfig = SuiteConfig(),
 ) -> dict[str, Any]:
     """Compute ``metrics`` for line-parallel ``orig``/``sys`` and per-sentence ``refs``.
