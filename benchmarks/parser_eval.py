@@ -2,7 +2,8 @@
 
 Usage:
     python benchmarks/parser_eval.py [--pipeline fast accurate mpnet] [--weights FILE] [--threads 1]
-        [--sets wiki_dev ewt_dev] [--out NAME.json]
+        [--sets wiki_dev ewt_dev] [--out NAME.json] [--add]
+    python benchmarks/parser_eval.py --pipeline de fast --sets de20k_dev de20k_test --add   # German-20K
 
 Gold tokens are given to the parser (as ``samsa parse --tokenizer none`` does).
 Reported per set: labeled and unlabeled F1 (primary, remote, pooled average of
@@ -21,6 +22,7 @@ what the bias costs in F1 and adds in Scenes.
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import sys
 import time
@@ -28,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _data import DATA, write_json
+from _data import DATA, RESULTS, write_json
 
 from samsa import __version__
 from samsa.ucca.evaluation import evaluate_corpus, scene_scores
@@ -36,8 +38,10 @@ from samsa.ucca.graph import tokens
 from samsa.ucca.xml import list_passage_files, load_passage
 
 SETS = {"wiki_test": "ucca/wiki/test", "20k_test": "ucca/20k/test", "ewt_test": "ucca/ewt/test",
-        "wiki_dev": "ucca/wiki/dev", "ewt_dev": "ucca/ewt/dev"}  # fmt: skip
-STYLE = {"wiki_test": "wiki", "20k_test": "wiki", "ewt_test": "ewt", "wiki_dev": "wiki", "ewt_dev": "ewt"}
+        "wiki_dev": "ucca/wiki/dev", "ewt_dev": "ucca/ewt/dev",
+        "de20k_dev": "ucca/de20k/dev", "de20k_test": "ucca/de20k/test"}  # fmt: skip
+STYLE = {"wiki_test": "wiki", "20k_test": "wiki", "ewt_test": "ewt", "wiki_dev": "wiki", "ewt_dev": "ewt",
+         "de20k_dev": "wiki", "de20k_test": "wiki"}  # fmt: skip
 TEST_SETS = ("wiki_test", "20k_test", "ewt_test")
 
 
@@ -113,7 +117,7 @@ def evaluate_pipeline(args, pipeline: str | None) -> dict:
                 "scenes": {k: round(v, 4) for k, v in scene_scores(plain).items()},
                 "scene_count_equal": round(scene_count_share(plain), 4),
             }
-        if name == "20k_test":
+        if name in ("20k_test", "de20k_test"):
             block["ucca_package_counts_equal"] = ucca_package_agrees(pairs)
         result["sets"][name] = block  # type: ignore[index]
         print(pipeline or args.weights, name, block, flush=True)
@@ -128,11 +132,18 @@ def main() -> None:
     ap.add_argument("--no-bias", action="store_true", help="skip the decoding without the Scene bias")
     ap.add_argument("--sets", nargs="+", choices=sorted(SETS), default=list(TEST_SETS), help="sets to evaluate")
     ap.add_argument("--out", default="parser_eval.json", help="file name under benchmarks/results")
+    ap.add_argument("--add", action="store_true", help="merge these sets into the result file's (other sets kept)")
     args = ap.parse_args()
     pipelines = args.pipeline[:1] if args.weights else args.pipeline
-    result: dict[str, object] = {"version": __version__, "pipelines": {}}
+    result: dict = {"version": __version__, "pipelines": {}}
+    if args.add and (RESULTS / args.out).is_file():
+        result = json.loads((RESULTS / args.out).read_text(encoding="utf-8"))
     for pipeline in pipelines:
-        result["pipelines"][pipeline] = evaluate_pipeline(args, pipeline)  # type: ignore[index]
+        new = evaluate_pipeline(args, pipeline)
+        old = result["pipelines"].get(pipeline, {}) if args.add else {}
+        if old.get("signature") == new["signature"]:  # the same parser: its other sets stay
+            new["sets"] = {**old["sets"], **new["sets"]}
+        result["pipelines"][pipeline] = new
     result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     write_json(args.out, result)
     print("peak RSS MB", result["peak_rss_mb"])

@@ -5,6 +5,8 @@ paper mode), and each pipeline's agreement with human structural simplicity on t
 
     python benchmarks/validity.py                      # the three pipelines; Wiki and EWT dev, Wiki and 20K test
     python benchmarks/validity.py --gold wiki/dev --parser builtin --out validity_wiki_dev_fast.json
+    python benchmarks/validity.py --gold de20k/dev de20k/test --parser builtin:de builtin --no-human --deplain \
+        --add                                          # German, the English parser beside it (EASSE-DE's way)
 
 Writes ``benchmarks/results/validity.json`` (``--out`` names another file) and prints one table per
 pipeline and set: per output, mean manual and parsed SAMSA, mean absolute difference, the shares scored
@@ -19,13 +21,14 @@ the record.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _data import DATA, write_json
+from _data import DATA, RESULTS, write_json
 
 from lab.validity import (
     OUTPUTS,
@@ -90,6 +93,21 @@ def human_agreement(parser: str, scene_bias: float | None = None, resamples: int
     return {name: a.to_dict() for name, a in result.items()}
 
 
+def deplain(parser: str, scene_bias: float | None = None) -> dict:
+    """The parser's German SAMSA (paper mode, exact aligner, German tokenizer and splitter) on DEplain-web's
+    rated pairs, against their one rater's structural simplicity and meaning preservation (``lab.deplain``)."""
+    from lab.deplain import deplain_agreement, deplain_items
+    from samsa.config import SamsaConfig
+    from samsa.scoring.metric import Samsa
+
+    items = deplain_items(DATA)
+    built = get_parser(parser, **_options(parser, scene_bias, "wiki"))
+    graphs = built.parse([it.original for it in items])
+    metric = Samsa(SamsaConfig(language="de", parser=built))
+    scores = [metric.sentence_score(g, it.simplification).samsa for g, it in zip(graphs, items, strict=True)]
+    return {"signature": metric.signature(), **deplain_agreement(items, scores)}
+
+
 def _options(parser: str, scene_bias: float | None, style: str) -> dict:
     options: dict = {"style": style} if parser.startswith("builtin") else {}
     if scene_bias is not None:
@@ -132,8 +150,12 @@ def main() -> None:
     ap.add_argument("--scene-bias", type=float, default=None, help="decode with this Scene bias (a sweep on dev)")
     ap.add_argument("--no-human", action="store_true", help="skip the agreement with the ACL-2018 ratings")
     ap.add_argument(
+        "--deplain", action="store_true", help="German: agreement with DEplain-web's ratings (reported, never tuned on)"
+    )
+    ap.add_argument(
         "--out", default="validity.json", help="result file under benchmarks/results/ (default: %(default)s)"
     )
+    ap.add_argument("--add", action="store_true", help="merge these runs into the result file's (others kept)")
     args = ap.parse_args()
     runs = []
     for parser in args.parser:
@@ -144,9 +166,33 @@ def main() -> None:
         if not args.no_human:
             run["human_agreement"] = human_agreement(parser, args.scene_bias)
             print(f"{parser}: human agreement {run['human_agreement']}", end="\n\n")
+        if args.deplain:
+            run["deplain_agreement"] = deplain(parser, args.scene_bias)
+            print(f"{parser}: DEplain-web agreement {run['deplain_agreement']}", end="\n\n")
         runs.append(run)
-    command = "python benchmarks/validity.py " + " ".join(sys.argv[1:])
-    write_json(args.out, {"command": command.strip(), "runs": runs})
+    command = ("python benchmarks/validity.py " + " ".join(sys.argv[1:])).strip()
+    result = {"command": command, "runs": runs}
+    if args.add and (RESULTS / args.out).is_file():
+        result = merged(json.loads((RESULTS / args.out).read_text(encoding="utf-8")), runs, command)
+    write_json(args.out, result)
+
+
+def merged(old: dict, runs: list[dict], command: str) -> dict:
+    """``old`` with each new run's sets and agreements put in the run of the same parser (added when none)."""
+    by_parser = {r["parser"]: r for r in old["runs"]}
+    for run in runs:
+        run["command"] = command
+        mine = by_parser.get(run["parser"])
+        if mine is None:
+            old["runs"].append(run)
+            continue
+        sets = {s["gold"]: s for s in mine["sets"]}
+        sets.update({s["gold"]: s for s in run["sets"]})
+        mine["sets"] = list(sets.values())
+        mine.update({k: v for k, v in run.items() if k not in ("sets", "parser")})
+    old.setdefault("commands", [old.get("command")])
+    old["commands"] = [*dict.fromkeys([*old["commands"], command])]
+    return old
 
 
 if __name__ == "__main__":

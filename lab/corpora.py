@@ -9,11 +9,13 @@ import networkx as nx
 from samsa.fileio import data_hash
 from samsa.ucca.xml import list_passage_files, load_passage
 
-__all__ = ["DEV", "TRAIN", "data_hash", "dev_limit", "load", "styles_of"]
+__all__ = ["CORPORA", "DEV", "TRAIN", "data_hash", "dev_limit", "load", "styles_of"]
 
 #: under the data root: Wiki and EWT, as in docs/parser.md
 TRAIN = ("ucca/wiki/train", "ucca/ewt/train")
 DEV = ("ucca/wiki/dev", "ucca/ewt/dev")
+#: (training folders, dev folders) by language: German-20K as SemEval-2019 split it
+CORPORA = {"en": (TRAIN, DEV), "de": (("ucca/de20k/train",), ("ucca/de20k/dev",))}
 
 
 def load(dirs: list[Path], limit: int | None) -> tuple[list[Path], list[nx.DiGraph]]:

@@ -42,6 +42,7 @@ class TorchFeatures:
         self.vectors = torch.from_numpy(f.vectors)
         self.encoded = None if f.encoded is None else torch.from_numpy(np.asarray(f.encoded, dtype=np.float32))
         self.style = f.style
+        self.subwords = None if f.subwords is None else torch.from_numpy(f.subwords)
         self.pieces: tuple[list[int], list[int], int] | None = None  # v4: (piece ids, word of each piece, words)
 
 
@@ -67,6 +68,7 @@ class SpanModel(nn.Module):
         vectors: bool = True,
         finetune: nn.Module | None = None,
         encoder_name: str = "minilm",
+        subword_dim: int = 100,
     ) -> None:
         """``vectors=False``: no spaCy tok2vec input; ``finetune``: an ``encoder_torch.TorchMiniLM`` whose layers
         train with the parser (v4; its states replace the cached encoder features)."""
@@ -99,6 +101,11 @@ class SpanModel(nn.Module):
             self.config.update(styles=styles, style_dim=style_dim)
             self.style = nn.Embedding(styles, style_dim)
             dim += style_dim
+        self.subword: nn.EmbeddingBag | None = None
+        if vocab.subwords:  # words-only vocabulary (subwords.py): the mean of the word's character n-grams
+            self.config["subword_dim"] = subword_dim
+            self.subword = nn.EmbeddingBag(len(vocab.subwords), subword_dim, mode="mean", padding_idx=0)
+            dim += subword_dim
         self.word = nn.Embedding(len(vocab.words), word_dim, padding_idx=0)
         self.tag = nn.Embedding(len(vocab.tags), tag_dim, padding_idx=0)
         self.dep = nn.Embedding(len(vocab.deps), tag_dim, padding_idx=0)
@@ -136,6 +143,9 @@ class SpanModel(nn.Module):
             parts = [self.word(f.words.to(device)), self.tag(f.tags.to(device)), self.dep(f.deps.to(device))]
             if self.vectors:
                 parts.append(f.vectors.to(device))
+            if self.subword is not None:
+                assert f.subwords is not None, "a words-only model needs subword ids (subwords.featurize_words)"
+                parts.append(self.subword(f.subwords.to(device)))
             if self.encoder_layers:
                 assert encoded[b] is not None, "a v3 model needs encoder features"
                 weights = torch.softmax(self.mix, 0)

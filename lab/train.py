@@ -35,7 +35,7 @@ import torch
 from torch import nn
 
 from lab.annotations import Annotations, annotate, to_features
-from lab.corpora import DEV, TRAIN, data_hash, dev_limit, load, styles_of
+from lab.corpora import CORPORA, data_hash, dev_limit, load, styles_of
 from lab.model import SpanModel, pair_tensors, to_torch
 from lab.train_start import continue_from, finetuned_features, single_window
 from samsa.parsers.builtin.decode import decode_batch
@@ -43,6 +43,7 @@ from samsa.parsers.builtin.encoder import WordEncoder
 from samsa.parsers.builtin.features import NONE, PAD, STYLES, UNK, Vocab
 from samsa.parsers.builtin.remotes import gold_pairs
 from samsa.parsers.builtin.runtime import save_weights, update_meta
+from samsa.parsers.builtin.subwords import SHAPES, featurize_words, ngram_table
 from samsa.parsers.builtin.tree import graph_to_spans
 from samsa.ucca.evaluation import evaluate_corpus, scene_scores
 
@@ -93,6 +94,15 @@ def build_vocab(ann: Annotations, examples, remotes, min_word: int = 2, min_labe
         labels=[NONE, *sorted(lab for lab, c in labels.items() if c >= min_label)],
         remotes=[NONE, *sorted(lab for lab, c in remote_labels.items() if c >= min_label)],
     )
+
+
+def build_words_vocab(examples, remotes, min_word: int = 2, min_label: int = 2) -> Vocab:
+    """A words-only vocabulary (no spaCy: ``subwords.py``): word shapes as tags, character n-grams as subwords."""
+    spacy_free = Annotations([], [], None, list(SHAPES), [], "none", len(SHAPES), 0)
+    vocab = build_vocab(spacy_free, examples, remotes, min_word, min_label)
+    vocab.subwords = ngram_table(toks for toks, _ in examples)
+    vocab.__post_init__()
+    return vocab
 
 
 def remote_targets(vocab: Vocab, pairs) -> tuple[torch.Tensor, ...] | None:
@@ -172,6 +182,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--encoder-lr", type=float, default=5e-5, help="learning rate of the fine-tuned encoder layers")
     ap.add_argument("--no-vectors", action="store_true", help="no spaCy tok2vec input (tags and dependencies stay)")
+    ap.add_argument(
+        "--lang",
+        choices=tuple(CORPORA),
+        default="en",
+        help="corpora to train and choose on (en: Wiki + EWT; de: German-20K); de reads words only (no spaCy: "
+        "word shapes and character n-grams, parsers/builtin/subwords.py)",
+    )
     ap.add_argument("--device", default="cpu", help="torch device (cpu, cuda); GPU runs are not bit-reproducible")
     ap.add_argument(
         "--feature-cache",
@@ -218,25 +235,36 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     start = time.time()
     data = Path(args.data)
-    train_files, train_graphs = load([data / d for d in TRAIN], args.limit)
+    words_only = args.lang != "en"
+    if words_only and (args.encoder != "none" or args.finetune_encoder):
+        ap.error("--lang de reads words only: no --encoder")
+    train_dirs, dev_dirs = CORPORA[args.lang]
+    train_files, train_graphs = load([data / d for d in train_dirs], args.limit)
     gold_count = len(train_files)  # the vocabulary is the gold corpora's, so --init files stay compatible
     if args.silver:
         silver_files, silver_graphs = load([Path(args.silver)], args.limit)
         train_files, train_graphs = train_files + silver_files, train_graphs + silver_graphs
-    dev_files, dev_graphs = load([data / d for d in DEV], dev_limit(args.limit))
+    dev_files, dev_graphs = load([data / d for d in dev_dirs], dev_limit(args.limit))
     train = [graph_to_spans(g) for g in train_graphs]
     train_pairs = [list(gold_pairs(g)) for g in train_graphs]
     cache = Path(args.feature_cache) if args.feature_cache else None
     train_tokens = [t for t, _ in train]
     dev_tokens = [graph_to_spans(g)[0] for g in dev_graphs]
-    train_ann = annotate(train_tokens, cache, vectors=not args.no_vectors)
-    vocab = build_vocab(train_ann, train[:gold_count], train_pairs[:gold_count])
-    raw = to_features(vocab, train_tokens, train_ann)
-    del train_ann
+    if words_only:
+        vocab = build_words_vocab(train[:gold_count], train_pairs[:gold_count])
+        raw = featurize_words(vocab, train_tokens)
+    else:
+        train_ann = annotate(train_tokens, cache, vectors=not args.no_vectors)
+        vocab = build_vocab(train_ann, train[:gold_count], train_pairs[:gold_count])
+        raw = to_features(vocab, train_tokens, train_ann)
+        del train_ann
     tgts = [targets(vocab, len(t), s) for t, s in train]
     weights = [scene_weights(len(t), s, args.scene_weight) for t, s in train]
     rtgts = [remote_targets(vocab, p) for p in train_pairs]
-    dev_feats = to_features(vocab, dev_tokens, annotate(dev_tokens, cache, vectors=not args.no_vectors))
+    if words_only:
+        dev_feats = featurize_words(vocab, dev_tokens)
+    else:
+        dev_feats = to_features(vocab, dev_tokens, annotate(dev_tokens, cache, vectors=not args.no_vectors))
     recipe = "v4" if args.finetune_encoder else "v3" if args.encoder != "none" or args.styles else "v2"
     layers = [int(x) for x in args.encoder_layers.split(",")] if args.encoder != "none" else []
     encoder: WordEncoder | None = None
@@ -281,9 +309,11 @@ def main(argv: list[str] | None = None) -> int:
         encoder_dim=encoder.dim if encoder else 0,
         encoder_name=args.encoder,
         styles=len(STYLES) if args.styles else 0,
-        vectors=not args.no_vectors,
+        vectors=not (args.no_vectors or words_only),
         finetune=finetune,
     )
+    if words_only:
+        model.config["language"] = args.lang  # the parser refuses sentences of another language's pipeline
     if args.init_add_styles and not (args.init and args.styles):
         ap.error("--init-add-styles needs --init and --styles")
     init = continue_from(model, vocab, Path(args.init), add_styles=args.init_add_styles) if args.init else None

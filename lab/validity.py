@@ -47,7 +47,9 @@ __all__ = [
 
 #: the sentence separator of the synthetic outputs (tokens are the gold ones, joined by spaces)
 SEPARATOR = "<::::>"
-_CONJUNCTIONS = frozenset({"and", "but"})
+#: the coordinating conjunctions the ``conjunction`` output cuts at: English's and German's (no English UCCA set
+#: has "und" or "aber", so the English battery is what it was)
+_CONJUNCTIONS = frozenset({"and", "but", "und", "aber"})
 #: tokens per sentence of the ``chunks`` output
 CHUNK = 4
 
@@ -97,7 +99,7 @@ def _scene_parts(g: nx.DiGraph) -> list[list[str]]:
 
 
 def conjunction_split(g: nx.DiGraph, _k: int) -> str:
-    """Cut at every standalone 'and' / 'but' (the conjunction dropped)."""
+    """Cut at every standalone 'and' / 'but' ('und' / 'aber' in German; the conjunction dropped)."""
     return _join(_cut(tokens(g), lambda t: t.lower() in _CONJUNCTIONS))
 
 

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from samsa import __version__
 from samsa.errors import ConfigError
+from samsa.languages import DEFAULT_LANGUAGE, get_language
 from samsa.signature import format_signature
-from samsa.text import SPLITTER_NAME, SPLITTERS, TOKENIZERS
+from samsa.text import SPLITTERS, TOKENIZERS
 
 if TYPE_CHECKING:
     from samsa.aligners.base import Aligner
@@ -62,10 +63,12 @@ class SamsaConfig:
         A registry name (``"exact"``) and the options its factory takes (``{"ppdb": path}``), built where the
         scoring runs (each worker builds its own); or an :class:`~samsa.aligners.base.Aligner` object.
     tokenizer
-        How output sentences are tokenized: ``"wordpunct"`` (default, as the original scripts), ``"none"``
-        (already tokenized; EASSE's ``"plain"``), or sacrebleu's ``"13a"`` / ``"intl"`` (EASSE's ``tokenizer=``).
+        How output sentences are tokenized: ``"wordpunct"`` (English's default, as the original scripts),
+        ``"none"`` (already tokenized; EASSE's ``"plain"``), sacrebleu's ``"13a"`` / ``"intl"`` (EASSE's
+        ``tokenizer=``), or ``"de"`` (German's default). None: the language's.
     splitter
-        The rule-based sentence splitter of outputs (``samsa.text.SPLITTERS``), when ``separator`` is None.
+        The rule-based sentence splitter of outputs (``samsa.text.SPLITTERS``), when ``separator`` is None;
+        None: the language's (``rule.v2`` for English, ``de.v1`` for German).
     lowercase
         Lowercase the output tokens (after sentence splitting, which reads capitals), and sources given as text
         before they are parsed (EASSE's ``lowercase=``). The exact aligner ignores case either way.
@@ -74,25 +77,34 @@ class SamsaConfig:
     parser
         A parser object or registry name: what parses sources given as text (default: the built-in parser), and
         what the signature names (``None``: sources are given as graphs).
+    language
+        The language of sources and outputs (``samsa.languages``; default ``"en"``): it picks the default
+        tokenizer, splitter and parser, and the lemma aligner's lemmas; the signature names it unless English.
     """
 
     compat: Compat = "paper"
     aligner: str | Aligner = DEFAULT_ALIGNER
     aligner_options: Mapping[str, Any] = field(default_factory=dict, hash=False)
-    tokenizer: str = "wordpunct"
-    splitter: str = SPLITTER_NAME
+    tokenizer: str = None  # type: ignore[assignment]  # None: the language's, set in __post_init__
+    splitter: str = None  # type: ignore[assignment]  # as the tokenizer
     lowercase: bool = False
     separator: str | None = None
     parser: Parser | str | None = None
+    language: str = DEFAULT_LANGUAGE
 
     def __post_init__(self) -> None:
+        lang = get_language(self.language)
+        if self.tokenizer is None:
+            object.__setattr__(self, "tokenizer", lang.tokenizer)
+        if self.splitter is None:
+            object.__setattr__(self, "splitter", lang.splitter)
         check_choice("compat mode", self.compat, COMPAT_NAMES)
         check_choice("tokenizer", self.tokenizer, TOKENIZERS)
         check_choice("sentence splitter", self.splitter, SPLITTERS)
         if self.aligner_options and not isinstance(self.aligner, str):
             raise ConfigError("aligner options go with an aligner named by its registry name")
         object.__setattr__(self, "lowercase", bool(self.lowercase))
-        object.__setattr__(self, "aligner_options", dict(self.aligner_options))
+        object.__setattr__(self, "aligner_options", language_aligner_options(self.aligner, self.aligner_options, lang))
 
     def build_aligner(self) -> Aligner:
         """The aligner: the object given, or the registry's (shared within a process when it has no options)."""
@@ -117,6 +129,7 @@ class SamsaConfig:
                 "lc": "yes" if self.lowercase else "no",
                 "split": "sep" if self.separator else self.splitter,
                 "doc": "yes" if documents else None,
+                "lang": None if self.language == DEFAULT_LANGUAGE else self.language,
             },
             __version__,
         )
@@ -134,7 +147,24 @@ class SamsaConfig:
             "lowercase": self.lowercase,
             "separator": self.separator,
             "splitter": self.splitter,
+            **({} if self.language == DEFAULT_LANGUAGE else {"language": self.language}),
         }
+
+
+def language_aligner_options(aligner: Any, options: Mapping[str, Any], lang: Any) -> dict[str, Any]:
+    """The aligner's options for a language: the lemma aligner reads the language's lemmas; an aligner whose
+    resources are English only is refused for another language, in one line."""
+    if not isinstance(aligner, str) or lang.code == DEFAULT_LANGUAGE:
+        return dict(options)
+    base = aligner.split(".v")[0]
+    if base == "sultan" and not lang.sultan:
+        raise ConfigError(
+            f"the sultan aligner needs English resources (PPDB, English dependency tables); for {lang.name} "
+            "use --aligner exact or lemma"
+        )
+    if base == "lemma":
+        return {**{k: v for k, v in options.items() if k != "model"}, "language": lang.code}
+    return dict(options)
 
 
 @lru_cache(maxsize=8)

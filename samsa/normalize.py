@@ -15,7 +15,8 @@ from samsa.errors import ConfigError
 
 __all__ = ["MOSES_ENTITIES", "TOKENIZERS", "get_tokenizer", "normalize", "unescape_moses"]
 
-TOKENIZERS = ("13a", "intl", "none")
+#: sacrebleu's ``13a`` and ``intl``, ``de`` (German rules, ``samsa.german``), or none
+TOKENIZERS = ("13a", "intl", "de", "none")
 
 #: Escapes written by the Moses tokenizer (``escape=True``), seen in real system outputs.
 MOSES_ENTITIES = {
@@ -42,11 +43,15 @@ def unescape_moses(text: str) -> str:
 
 @cache
 def get_tokenizer(name: str) -> Callable[[str], str]:
-    """A string -> string tokenizer by name (sacrebleu's ``13a`` / ``intl``, or ``none``)."""
+    """A string -> string tokenizer by name (sacrebleu's ``13a`` / ``intl``, German ``de``, or ``none``)."""
     if name in ("none", "plain"):  # "plain" is EASSE's name for no tokenization
         return lambda s: s
     if name not in TOKENIZERS:
         raise ConfigError(f"unknown tokenizer {name!r}; choose from {', '.join(TOKENIZERS)}")
+    if name == "de":
+        from samsa.german import tokenize_de
+
+        return lambda s: " ".join(tokenize_de(s))
     from sacrebleu.metrics.bleu import _get_tokenizer
 
     return _get_tokenizer(name)()

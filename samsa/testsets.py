@@ -45,7 +45,9 @@ class TestSet:
 
     ``tokenized``: sources and references are tokenized and lowercased (PTB style), so
     SAMSA parses them as whitespace tokens. ``separator``: the string that separates
-    sentences inside a reference line (WikiSplit's ``<::::>``).
+    sentences inside a reference line (WikiSplit's ``<::::>``, BiSECT's ``_SPLIT_``).
+    ``language``: what ``samsa evaluate -t NAME`` and ``samsa score -t NAME`` read it as
+    (``samsa.languages``).
     """
 
     __test__ = False  # not a pytest class
@@ -57,6 +59,7 @@ class TestSet:
     licence: str
     tokenized: bool = False
     separator: str | None = None
+    language: str = "en"
 
 
 def _turk(split: str) -> TestSet:
@@ -147,6 +150,72 @@ TEST_SETS: dict[str, TestSet] = {
         ),
     )
 }
+
+_TS_DE = "easse_de/test_sets"
+_EASSE_DE = "GPL-3.0 (EASSE-DE release)"
+
+
+def _german(name: str, orig: str, ref: str, description: str, licence: str, separator: str | None = None) -> TestSet:
+    return TestSet(
+        name, f"{_TS_DE}/{orig}", (f"{_TS_DE}/{ref}",), description, licence, separator=separator, language="de"
+    )
+
+
+GERMAN_TEST_SETS = (
+    _german(
+        "bisect_de_test",
+        "BiSECT/BiSECT_test.org",
+        "BiSECT/BiSECT_test.simp",
+        "BiSECT German split-and-rephrase test (Kim et al. 2021), 735 pairs, tokenized, umlauts stripped; "
+        "references split with _SPLIT_",
+        _EASSE_DE,
+        "_SPLIT_",
+    ),
+    _german(
+        "bisect_de_valid",
+        "BiSECT/BiSEC_valid.org",
+        "BiSECT/BiSEC_valid.simp",
+        "BiSECT German validation, 864 pairs; references split with _SPLIT_",
+        _EASSE_DE,
+        "_SPLIT_",
+    ),
+    _german(
+        "deplain_web_test",
+        "DEplain-web/manual-public/DEplain-web-manual-public.test.org",
+        "DEplain-web/manual-public/DEplain-web-manual-public.test.simp",
+        "DEplain-web manual-public test (Stodden et al. 2023), 1,846 manually aligned pairs, 1 reference",
+        _EASSE_DE,
+    ),
+    _german(
+        "geolino_test",
+        "geolino/geolino.test.org",
+        "geolino/geolino.test.simp",
+        "GEOlino test (Mallinson et al. 2020), 663 pairs, 1 reference",
+        _EASSE_DE,
+    ),
+    _german(
+        "geolino_valid",
+        "geolino/geolino.valid.org",
+        "geolino/geolino.valid.simp",
+        "GEOlino validation, 535 pairs, 1 reference",
+        _EASSE_DE,
+    ),
+    _german(
+        "textcomplexityde_test",
+        "TextComplexityDE/TextComplexityDE_test.org",
+        "TextComplexityDE/TextComplexityDE_test.simp",
+        "TextComplexityDE test (Naderi et al. 2019), 249 pairs, 1 reference",
+        "MIT (TextComplexityDE)",
+    ),
+    _german(
+        "abgb_test",
+        "ABGB/ABGB_test.org",
+        "ABGB/ABGB_test.simp",
+        "ABGB (Austrian civil code) test, 448 pairs: the 1811 text and its simplification",
+        _EASSE_DE,
+    ),
+)
+TEST_SETS.update((t.name, t) for t in GERMAN_TEST_SETS)
 
 #: Short names users type, as in the issue tracker and papers.
 ALIASES = {

@@ -25,6 +25,18 @@ def _wordpunct(text: str) -> list[str]:
     return _WORDPUNCT.findall(text)
 
 
+def _german(text: str) -> list[str]:
+    from samsa.german import tokenize_de
+
+    return tokenize_de(text)
+
+
+def _german_sentences(text: str) -> list[str]:
+    from samsa.german import split_de
+
+    return split_de(text)
+
+
 def _sacrebleu(name: str) -> Callable[[str], list[str]]:
     def tok(text: str) -> list[str]:
         from samsa.normalize import get_tokenizer
@@ -36,13 +48,15 @@ def _sacrebleu(name: str) -> Callable[[str], list[str]]:
 
 #: ``none`` (EASSE's ``plain``): the text is already tokenized (split on whitespace);
 #: ``wordpunct``: NLTK's WordPunct rule, what the original SAMSA scripts used;
-#: ``13a`` / ``intl``: sacrebleu's tokenizers, what EASSE applies before SAMSA (``tokenizer=`` there).
+#: ``13a`` / ``intl``: sacrebleu's tokenizers, what EASSE applies before SAMSA (``tokenizer=`` there);
+#: ``de``: German rules (abbreviations, ordinals, dates, German quotes; ``samsa.german``).
 TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "none": _whitespace,
     "plain": _whitespace,
     "wordpunct": _wordpunct,
     "13a": _sacrebleu("13a"),
     "intl": _sacrebleu("intl"),
+    "de": _german,
 }
 
 #: the default sentence splitter; older names stay available so old signatures keep their meaning
@@ -113,10 +127,12 @@ def _split(text: str, closers: bool) -> list[str]:
 
 #: ``rule.v1``: the first rule-based splitter (a closing quote after a final mark became its own sentence);
 #: ``rule.v2``: the same rules, and a token of closing quotes/brackets right after a boundary stays with the
-#: sentence it closes, as NLTK Punkt's boundary realignment does (so FKGL's sentence counts equal EASSE's)
+#: sentence it closes, as NLTK Punkt's boundary realignment does (so FKGL's sentence counts equal EASSE's);
+#: ``de.v1``: German rules (abbreviations, ordinals, dates, German quotes, the ``_SPLIT_`` marker; ``samsa.german``)
 SPLITTERS: dict[str, Callable[[str], list[str]]] = {
     "rule.v1": lambda text: _split(text, closers=False),
     "rule.v2": lambda text: _split(text, closers=True),
+    "de.v1": _german_sentences,
 }
 
 

@@ -182,7 +182,7 @@ def test_missing_data_root_is_one_line_naming_the_setting(files, tmp_path, monke
     assert main(["evaluate", "-t", "pwkp", "-i", str(files["sys"])]) == 1
     assert f"from 'data' in {cfg})" in capsys.readouterr().err
     assert main(["evaluate", "-t", "nosuchset", "-i", str(files["sys"])]) == 1
-    assert "unknown test set 'nosuchset'; choose from asset_test" in capsys.readouterr().err
+    assert "unknown test set 'nosuchset'; choose from abgb_test, asset_test" in capsys.readouterr().err
 
 
 def test_name_and_count_errors_are_one_line(files, capsys):

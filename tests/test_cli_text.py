@@ -26,7 +26,7 @@ def test_test_sets_lists_names_and_presence(data_dir, tmp_path, capsys):
     assert main(["test-sets", "--data", str(data_dir), "--json"]) == 0
     res = json.loads(capsys.readouterr().out)
     found = {t["name"]: t["found"] for t in res["test_sets"]}
-    assert found["hsplit_test"] == "yes" and found["wikisplit_test"] == "yes" and len(found) == 12
+    assert found["hsplit_test"] == "yes" and found["wikisplit_test"] == "yes" and len(found) == 19
     assert main(["test-sets", "--data", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "hsplit_test" in out and f"data root: {tmp_path} (from --data)" in out and " no " in out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from samsa.cli.common import add_aligner_options, build_aligner
+from samsa.cli.common import add_aligner_options, add_language_option, build_aligner
 from samsa.errors import InputError
 from samsa.fileio import atomic_write_text, check_output_path, decode_lines
 
@@ -38,6 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="write the alignments to FILE (atomically) instead of standard output",
     )
     add_aligner_options(p)
+    add_language_option(p)
     p.set_defaults(run=run)
 
 

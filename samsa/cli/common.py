@@ -6,8 +6,42 @@ import argparse
 from typing import Any
 
 from samsa.cli.io import int_at_least
-from samsa.config import DEFAULT_ALIGNER, SamsaConfig
+from samsa.config import DEFAULT_ALIGNER, SamsaConfig, language_aligner_options
+from samsa.languages import DEFAULT_LANGUAGE, Language, get_language, language_choices
 from samsa.registry import available, get_aligner, resolve
+
+
+def add_language_option(p: argparse.ArgumentParser) -> None:
+    """``--lang``: the language of sources and outputs (its tokenizer, splitter, parser and lemmas)."""
+    p.add_argument(
+        "--lang",
+        metavar="CODE",
+        default=None,
+        help=f"language of the text: {language_choices()}; picks the default tokenizer, sentence splitter, "
+        f"parser and lemmas (default: {DEFAULT_LANGUAGE}, or the language of the test set -t names)",
+    )
+
+
+def resolve_language(args: argparse.Namespace) -> Language:
+    """Settle ``args.lang`` (given, else the test set's, else English; an unsupported one refused in one line)
+    and give the splitter option the user left unset the language's default (a tokenizer left unset is settled
+    by what reads it: ``SamsaConfig`` for SAMSA's, the language's ``bleu_tokenizer`` for the lexical metrics)."""
+    code = args.lang
+    if code is None and getattr(args, "test_set", None):
+        from samsa.testsets import get_test_set
+
+        code = get_test_set(args.test_set).language
+    lang = get_language(code or DEFAULT_LANGUAGE)
+    args.lang = lang.code
+    if getattr(args, "splitter", "") is None:
+        args.splitter = lang.splitter
+    return lang
+
+
+def default_parser(args: argparse.Namespace) -> str:
+    """``--parser`` as given, else the language's parser (``builtin`` for English, ``builtin:de`` for German)."""
+    given = getattr(args, "parser", None)
+    return given or get_language(getattr(args, "lang", None) or DEFAULT_LANGUAGE).parser
 
 
 def add_aligner_options(p: argparse.ArgumentParser, default: str = DEFAULT_ALIGNER) -> None:
@@ -39,9 +73,10 @@ def add_splitter_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--splitter",
         choices=sorted(SPLITTERS),
-        default=SamsaConfig.splitter,
+        default=None,
         help="rule-based sentence splitter for outputs without --sentence-separator; rule.v1 is the "
-        "older one, kept so that old signatures can be reproduced (default: %(default)s)",
+        "older one, kept so that old signatures can be reproduced (default: the language's: rule.v2 for en, "
+        "de.v1 for de)",
     )
 
 
@@ -58,7 +93,7 @@ def samsa_config(args: argparse.Namespace, parser: Any = None) -> SamsaConfig:
     given: dict[str, Any] = {key: getattr(args, name) for key, name in options if hasattr(args, name)}
     if hasattr(args, "aligner"):
         given["aligner"], given["aligner_options"] = aligner_spec(args)
-    return SamsaConfig(parser=parser, **given)
+    return SamsaConfig(parser=parser, language=getattr(args, "lang", None) or DEFAULT_LANGUAGE, **given)
 
 
 def build_aligner(args: argparse.Namespace) -> Any:
@@ -76,7 +111,8 @@ def aligner_spec(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     if name.startswith("sultan."):
         options["ppdb"] = args.ppdb
         options["faithful_bugs"] = args.faithful_bugs
-    return name, options
+    lang = get_language(getattr(args, "lang", None) or DEFAULT_LANGUAGE)
+    return name, language_aligner_options(name, options, lang)
 
 
 def add_runtime_options(p: argparse.ArgumentParser, *, parses: bool = True) -> None:

@@ -6,7 +6,15 @@ import argparse
 import json
 from typing import Any
 
-from samsa.cli.common import add_aligner_options, add_runtime_options, dask_target, open_cache, samsa_config
+from samsa.cli.common import (
+    add_aligner_options,
+    add_language_option,
+    add_runtime_options,
+    dask_target,
+    default_parser,
+    open_cache,
+    samsa_config,
+)
 from samsa.cli.io import (
     add_format_options,
     add_system_options,
@@ -47,8 +55,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_system_options(p)
     p.add_argument(
         "--parser",
-        default="builtin",
-        help="parser to compare with (default: %(default)s; builtin:accurate, builtin:mpnet: those pipelines)",
+        default=None,
+        help="parser to compare with (default: the language's: builtin for en, builtin:de for de; "
+        "builtin:accurate, builtin:mpnet: those pipelines)",
     )
     p.add_argument(
         "--parsed",
@@ -57,9 +66,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="compare with these UCCA XML files instead of parsing (another annotator, a TUPA run, ...)",
     )
     p.add_argument("--compat", choices=sorted(COMPAT_NAMES), default=SamsaConfig.compat)
-    p.add_argument("--tokenizer", choices=sorted(TOKENIZERS), default=SamsaConfig.tokenizer)
+    p.add_argument(
+        "--tokenizer",
+        choices=sorted(TOKENIZERS),
+        default=None,
+        help="(default: the language's: wordpunct for en, de for de)",
+    )
     p.add_argument("--sentence-separator", metavar="SEP", default=None)
     add_aligner_options(p)
+    add_language_option(p)
     p.add_argument(
         "--per-sentence",
         metavar="FILE",
@@ -94,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
             )
         systems[name] = lines
 
+    args.parser = default_parser(args)
     if args.parsed or resolve("parsers", args.parser.partition(":")[0]).startswith("xml."):
         if not args.parsed:
             raise InputError(None, None, "the xml parser reads annotations, it does not parse: give --parsed DIR")

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from samsa.cli.common import add_runtime_options, add_splitter_option, dask_target, open_cache
+from samsa.cli.common import add_language_option, add_runtime_options, add_splitter_option, dask_target, open_cache
 from samsa.cli.io import (
     add_format_options,
     add_system_options,
@@ -83,7 +83,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="easse SARI legacy mode for tokenized lowercased TurkCorpus files (source untouched, no lowercasing)",
     )
     p.add_argument(
-        "-tok", "--tokenizer", choices=TOKENIZERS, default=SUITE.tokenizer, help="tokenizer (default: %(default)s)"
+        "-tok",
+        "--tokenizer",
+        choices=TOKENIZERS,
+        default=None,
+        help=f"tokenizer (default: {SUITE.tokenizer}; de for German text)",
     )
     p.add_argument(
         "-lc",
@@ -101,6 +105,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--sentence-separator", metavar="SEP", default=SUITE.separator, help="sentence separator for split statistics"
     )
     add_splitter_option(p)
+    add_language_option(p)
     p.add_argument(
         "--documents",
         action="store_true",
@@ -171,6 +176,7 @@ class MetricsAction(argparse.Action):
 def run(args: argparse.Namespace) -> int:
     from samsa.engine.evaluate import evaluate, parse_metrics
     from samsa.engine.pipeline import progress_bar, worker_count
+    from samsa.languages import get_language
 
     metrics = parse_metrics(args.metrics)
     named = system_files(args)
@@ -183,14 +189,14 @@ def run(args: argparse.Namespace) -> int:
     config = SuiteConfig(
         sari_variant=args.sari_variant,
         legacy=args.legacy,
-        tokenizer=args.tokenizer,
+        tokenizer=args.tokenizer or get_language(args.lang).bleu_tokenizer,
         lowercase=args.lowercase,
         unescape=args.unescape,
         sari_del_f1=not args.sari_del_precision,
         fkgl_variant=args.fkgl_variant,
         fkbleu_form=args.fkbleu_form,
         fkbleu_sign=args.fkbleu_sign,
-        samsa=SamsaConfig(separator=args.sentence_separator, splitter=args.splitter),
+        samsa=SamsaConfig(separator=args.sentence_separator, splitter=args.splitter, language=args.lang),
     )
     cache = open_cache(args) if "samsa" in metrics and not args.ucca else None
     bar = progress_bar(None if args.documents else len(source) if "samsa" in metrics else 0, "samsa", args.quiet)

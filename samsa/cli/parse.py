@@ -8,7 +8,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from samsa.cli.common import add_runtime_options, dask_target, open_cache
+from samsa.cli.common import add_language_option, add_runtime_options, dask_target, default_parser, open_cache
 from samsa.engine.pipeline import make_executor, progress_bar, run_items, worker_count
 from samsa.engine.worker import Item, Job
 from samsa.errors import OutputError
@@ -47,14 +47,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--tokenizer",
         choices=("none", "spacy"),
         default="spacy",
-        help="'none': the input is tokenized, keep its tokens (default: %(default)s)",
+        help="'none': the input is tokenized, keep its tokens; 'spacy': the parser's own tokenizer (spaCy's for "
+        "English, the German rules for German) (default: %(default)s)",
     )
     p.add_argument(
         "--parser",
-        default="builtin",
-        help=f"parser; builtin:accurate or builtin:mpnet for those pipelines "
+        default=None,
+        help=f"parser (default: the language's: builtin for en, builtin:de for de); builtin:accurate or "
+        f"builtin:mpnet for those pipelines "
         f"(available: {', '.join(available('parsers'))})",
     )
+    add_language_option(p)
     add_runtime_options(p)
     p.set_defaults(run=run)
 
@@ -63,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     out = check_output_path(args.output_dir, [args.input], directory=True)
     _check_reusable(out)
     lines = read_lines(args.input, allow_empty_lines=False, max_tokens=DEFAULT_MAX_TOKENS)
-    parser = get_parser(args.parser)
+    parser = get_parser(default_parser(args))
     sentences = [line.split() for line in lines] if args.tokenizer == "none" else lines
     width = max(6, len(str(len(lines))))
     executor = make_executor(Job.parse_only(parser), jobs=worker_count(args.jobs), dask=dask_target(args))

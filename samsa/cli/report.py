@@ -8,7 +8,15 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from samsa.cli.common import add_runtime_options, add_splitter_option, dask_target, open_cache, samsa_config
+from samsa.cli.common import (
+    add_language_option,
+    add_runtime_options,
+    add_splitter_option,
+    dask_target,
+    default_parser,
+    open_cache,
+    samsa_config,
+)
 from samsa.cli.io import (
     add_system_options,
     add_test_set_option,
@@ -19,7 +27,6 @@ from samsa.cli.io import (
     shown,
     system_files,
 )
-from samsa.config import SamsaConfig
 from samsa.engine.documents import MAX_DOCUMENT_TOKENS
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS
@@ -70,11 +77,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--tokenizer",
         choices=sorted(TOKENIZERS),
-        default=SamsaConfig.tokenizer,
-        help="SAMSA's output tokenizer (default: %(default)s)",
+        default=None,
+        help="SAMSA's output tokenizer (default: the language's: wordpunct for en, de for de)",
     )
     p.add_argument("--sentence-separator", metavar="SEP", default=None, help="sentence separator in output lines")
     add_splitter_option(p)
+    add_language_option(p)
     p.add_argument(
         "--bootstrap", type=int_at_least(1), default=1000, metavar="N", help="resamples (default: %(default)s)"
     )
@@ -120,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
         sources = sources or [" ".join(tokens(g)) for g in graphs]
         parser, annotation = xml, f"UCCA XML of {args.ucca}"
     else:
-        parser = get_parser("builtin")
+        parser = get_parser(default_parser(args))
         graphs = _parsed(
             args,
             len(sources),
@@ -167,7 +175,7 @@ def _documents_report(
             document_sentences(x, separator=args.sentence_separator, splitter=args.splitter, where=(source_path, k))
             for k, x in enumerate(sources, 1)
         ]
-        parser = get_parser("builtin")
+        parser = get_parser(default_parser(args))
         graphs = _parsed(
             args,
             sum(map(len, texts)),

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from samsa.cli.common import (
     add_aligner_options,
+    add_language_option,
     add_runtime_options,
     add_splitter_option,
     dask_target,
@@ -102,13 +103,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--tokenizer",
         choices=sorted(TOKENIZERS),
-        default=SamsaConfig.tokenizer,
-        help="tokenizer of the output sentences; 'none' = already tokenized (default: %(default)s)",
+        default=None,
+        help="tokenizer of the output sentences; 'none' = already tokenized (default: the language's: wordpunct "
+        "for en, de for de)",
     )
     p.add_argument(
         "--sentence-separator", metavar="SEP", default=None, help="string separating sentences in an output line"
     )
     add_splitter_option(p)
+    add_language_option(p)
     p.add_argument(
         "--lowercase",
         action="store_true",

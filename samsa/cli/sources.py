@@ -7,7 +7,7 @@ import argparse
 from collections.abc import Iterator
 from typing import Any
 
-from samsa.cli.common import dask_target
+from samsa.cli.common import dask_target, default_parser
 from samsa.engine.pipeline import worker_count
 from samsa.engine.worker import Item
 from samsa.errors import InputError
@@ -119,7 +119,7 @@ class DocumentItems:
 
 def text_parser(args: argparse.Namespace) -> Any:
     try:
-        return get_parser(args.parser or "builtin")
+        return get_parser(default_parser(args))
     except TypeError:
         raise InputError(
             None,

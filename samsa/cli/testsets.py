@@ -54,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
             {
                 "name": ts.name,
                 "refs": len(ts.refs),
+                "language": ts.language,
                 "found": {None: "?", True: "yes", False: "no"}[found],
                 "source": ts.orig,
                 "licence": ts.licence,
@@ -63,6 +64,6 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({"data_root": str(root.path) if root else None, "test_sets": rows}, indent=2))
     else:
-        print(render(rows, ["name", "refs", "found", "licence", "description"], "table"))
+        print(render(rows, ["name", "language", "refs", "found", "licence", "description"], "table"))
         print(f"data root: {root.path} (from {root.setting})" if root else f"data root: none ({problem})")
     return 0

@@ -18,6 +18,7 @@ from os import PathLike
 from typing import Any
 
 from samsa.errors import InputError
+from samsa.languages import get_language
 from samsa.lexical import per_sentence_refs
 from samsa.lexical.suite import DEFAULT_METRICS, METRICS, SuiteConfig, evaluate_lexical
 
@@ -162,7 +163,7 @@ def _samsa(
         xml.check_count(len(source))
         sources, kind, parser, cache = xml.files, "xml", xml, None
     else:
-        parser, sources = shared_parser("builtin"), source
+        parser, sources = shared_parser(get_language(config.samsa.language).parser), source
     settings = config.samsa_config(parser)
     job = Job(settings if kind == "parse" else replace(settings, parser=None))
     scores = score_means(sources, systems, job, kind=kind, jobs=jobs, dask=dask, cache=cache, progress=progress)
@@ -185,5 +186,5 @@ def _documents(
         document_sentences(x, separator=config.separator, splitter=config.splitter, where=("<source>", k))
         for k, x in enumerate(source, 1)
     ]
-    parser = shared_parser("builtin")
+    parser = shared_parser(get_language(config.samsa.language).parser)
     return parse_documents(parser, texts, cache=cache, jobs=jobs, dask=dask, progress=progress), parser

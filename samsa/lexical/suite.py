@@ -17,11 +17,12 @@ from samsa.config import SamsaConfig, check_choice
 from samsa.errors import ConfigError
 from samsa.lexical.edits import split_stats
 from samsa.lexical.readability import FKBLEU_FORMS, FKBLEU_SIGNS, FKGL_VARIANTS, fkbleu, sentence_fk_xu
+from samsa.lexical.readability_de import fre_amstad, wstf
 from samsa.normalize import normalize
 from samsa.signature import format_signature
 from samsa.text import split_output
 
-__all__ = ["DEFAULT_METRICS", "METRICS", "SuiteConfig", "evaluate_lexical"]
+__all__ = ["DEFAULT_METRICS", "LANGUAGE_METRICS", "METRICS", "SuiteConfig", "check_language", "evaluate_lexical"]
 
 METRICS = (
     "sari",
@@ -36,7 +37,11 @@ METRICS = (
     "ld_sr",
     "compression",
     "splits",
+    "fre_amstad",
+    "wstf",
 )
+#: metrics whose formula or syllable counter is English's / German's (refused for another language)
+LANGUAGE_METRICS = {"fkgl": "en", "fkbleu": "en", "fre_amstad": "de", "wstf": "de"}
 #: what ``samsa evaluate`` and :func:`samsa.evaluate` compute when no metric is named
 DEFAULT_METRICS = ("sari", "bleu", "fkgl")
 
@@ -95,6 +100,20 @@ def _refs_field(refs: Sequence[Sequence[str]]) -> str:
     return str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
 
 
+def check_language(metrics: Sequence[str], language: str) -> None:
+    """Refuse, in one line, a readability metric made for another language than the text's."""
+    from samsa.languages import get_language
+
+    lang = get_language(language)
+    for m in metrics:
+        own = LANGUAGE_METRICS.get(m)
+        if own is not None and own != language:
+            instead = ", ".join(r for r in lang.readability if r in METRICS)
+            raise ConfigError(
+                f"{m} is for {get_language(own).name} text only; for {lang.name} use {instead or 'no readability'}"
+            )
+
+
 def evaluate_lexical(
     orig: Sequence[str],
     sys: Sequence[str],
@@ -110,6 +129,7 @@ def evaluate_lexical(
     if unknown:
         raise ConfigError(f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}")
     c = config
+    check_language(metrics, c.samsa.language)
     norm: dict[str, Any] = {"lowercase": c.lowercase, "tokenizer": c.tokenizer, "unescape": c.unescape}
     pre = _PRENORMS.get(c.prenorm or "", {})
     common = {
@@ -192,6 +212,12 @@ def evaluate_lexical(
         sigs["fkgl"] = format_signature(
             "FKGL", {"variant": c.fkgl_variant, "tok": c.tokenizer, "split": c.splitter}, __version__
         )
+    for name, formula in (("fre_amstad", fre_amstad), ("wstf", wstf)):
+        if name in wanted:
+            out[name] = formula(sys, separator=c.separator, splitter=c.splitter)
+            sigs[name] = format_signature(
+                name.upper(), {"tok": "de", "split": "sep" if c.separator else c.splitter, "syl": "de.v1"}, __version__
+            )
     if "ld_sc" in wanted:
         out["ld_sc"] = L.ld_sc(n_orig, n_sys, **done)
         sigs["ld_sc"] = format_signature("LD_SC", {"unit": "char", **common}, __version__)

@@ -17,6 +17,7 @@ import networkx as nx
 from samsa.aligners.base import Aligner
 from samsa.config import Compat, SamsaConfig, shared_aligner, shared_parser
 from samsa.errors import InputError
+from samsa.languages import get_language
 from samsa.scoring import SentenceResult, scene_tokens, score_passage
 from samsa.scoring.result import CorpusResult, CorpusTotals
 from samsa.text import split_output
@@ -92,7 +93,8 @@ class Samsa:
         if not texts:
             return list(sources)
         if self.parser is None or isinstance(self.parser, str):
-            self.parser = shared_parser(self.parser or "builtin")  # text sources: the built-in parser by default
+            # text sources: the language's built-in parser by default
+            self.parser = shared_parser(self.parser or get_language(self.config.language).parser)
         parsed = iter(self.parser.parse(texts))
         return [next(parsed) if isinstance(s, str) else s for s in sources]
 

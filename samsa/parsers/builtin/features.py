@@ -31,6 +31,9 @@ class Vocab:
     deps: list[str]
     labels: list[str]  # labels[0] == NONE
     remotes: list[str] = field(default_factory=list)  # remote-edge categories, remotes[0] == NONE; empty: none
+    subwords: list[str] = field(
+        default_factory=list
+    )  # character n-grams (subwords.py), subwords[0] == PAD; empty: none
 
     def __post_init__(self) -> None:
         self.word_id = {w: k for k, w in enumerate(self.words)}
@@ -38,15 +41,19 @@ class Vocab:
         self.dep_id = {w: k for k, w in enumerate(self.deps)}
         self.label_id = {w: k for k, w in enumerate(self.labels)}
         self.remote_id = {w: k for k, w in enumerate(self.remotes)}
+        self.subword_id = {w: k for k, w in enumerate(self.subwords)}
 
     def to_dict(self) -> dict[str, list[str]]:
-        return {
+        tables = {
             "words": self.words,
             "tags": self.tags,
             "deps": self.deps,
             "labels": self.labels,
             "remotes": self.remotes,
         }
+        if self.subwords:  # words-only vocabularies (subwords.py); the spaCy pipelines' files have none
+            tables["subwords"] = self.subwords
+        return tables
 
 
 #: annotation guidelines a sentence follows (an input of v3 models): Wiki and 20K are UCCA v1, EWT is UCCA v2
@@ -59,7 +66,8 @@ class Featurized:
 
     ``encoded`` (layers, n, 384) holds the frozen contextual encoder's per-word
     states for models that read them (``encoder.py``); ``style`` indexes
-    :data:`STYLES`.
+    :data:`STYLES`. ``subwords`` (n, k) holds each word's character n-gram ids, 0-padded, for networks of a
+    words-only vocabulary (``subwords.py``).
     """
 
     words: np.ndarray
@@ -68,6 +76,7 @@ class Featurized:
     vectors: np.ndarray
     encoded: np.ndarray | None = None
     style: int = 0
+    subwords: np.ndarray | None = None
 
 
 def doc_vectors(doc: Any) -> np.ndarray:

@@ -118,6 +118,7 @@ class NumpySpanNet:
             mix = np.exp(self.s["mix"] - self.s["mix"].max())
             self.mix = (mix / mix.sum() * self.s["mix_gamma"][0]).astype(np.float32)
         self.styles = int(config.get("styles", 0))
+        self.subword = self.s.get("subword.weight")  # words-only networks (subwords.py): n-gram embeddings
         # both directions of a layer run in one loop: weights stacked on a leading axis of 2
         self.layers = [self._layer(k) for k in range(2)]
         first = self.s["classify.0.weight"]
@@ -148,6 +149,8 @@ class NumpySpanNet:
             parts = [self.s["word.weight"][f.words], self.s["tag.weight"][f.tags], self.s["dep.weight"][f.deps]]
             if self.vectors:
                 parts.append(f.vectors)
+            if self.subword is not None:
+                parts.append(self._subword_means(f))
             if self.encoder_layers:
                 if f.encoded is None:
                     raise ValueError("this model reads encoder features: featurize(..., encoder=MiniLM())")
@@ -157,6 +160,15 @@ class NumpySpanNet:
             x[b, 1 : n + 1] = np.concatenate(parts, axis=-1)
             x[b, n + 1] = boundary[1]
         return x, lengths
+
+    def _subword_means(self, f: Featurized) -> np.ndarray:
+        """The mean of each word's n-gram embeddings (torch's ``EmbeddingBag(mode="mean", padding_idx=0)``)."""
+        if f.subwords is None:
+            raise ValueError("this model reads subword ids: subwords.featurize_words(...)")
+        assert self.subword is not None
+        kept = (f.subwords > 0).astype(np.float32)
+        sums = np.einsum("nk,nkd->nd", kept, self.subword[f.subwords])
+        return sums / np.maximum(kept.sum(axis=1, keepdims=True), 1.0)
 
     def _bilstm_layer(self, x: np.ndarray, rev: np.ndarray, active: np.ndarray, layer: int) -> np.ndarray:
         """One bidirectional layer over padded ``x`` (B, T, D) -> (B, T, 2H), rows longest first.

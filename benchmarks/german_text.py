@@ -1,0 +1,148 @@
+"""German text processing measured against corpora: the tokenizer on German-20K's gold tokens, the sentence splitter
+on the sentence boundaries of BiSECT's and DEplain-web's references.
+
+    python benchmarks/german_text.py
+
+* **Tokens** (German-20K test, 652 sentences, and dev): German-20K ships tokens, not text, so each sentence's
+  text is rebuilt from them (a space between tokens, none before closing punctuation and after opening quotes)
+  and tokenized again. Reported: token precision, recall and F1 (tokens compared as character spans) and the
+  share of sentences tokenized exactly as the annotators did; and the same for the whitespace split of the
+  rebuilt text and for the ``wordpunct`` rule English uses (the baselines).
+* **Sentence boundaries**: BiSECT German test and validation references mark their sentences with
+  ``_SPLIT_``; the markers are removed and the text split again. DEplain-web's rated pairs name the simple
+  sentences each reference joins (``simplification_id``, ``a|b`` for two). Reported: boundary precision, recall
+  and F1 and the share of references split into exactly their sentences, for ``de.v1`` and for English's
+  ``rule.v2``.
+
+Writes ``benchmarks/results/german_text.json``.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _data import DATA, write_json
+
+from samsa.german import SPLIT_MARKER
+from samsa.text import split_sentences, tokenize
+from samsa.ucca.graph import tokens
+from samsa.ucca.xml import list_passage_files, load_passage
+
+_NO_SPACE_BEFORE = set(".,;:!?)]}“‘«‹…") | {"'s", "...", "''"}
+_NO_SPACE_AFTER = set("([{„‚»›")
+
+
+def rebuild(words: list[str]) -> str:
+    """Text from tokens: a space between two tokens unless the second closes or the first opens."""
+    out = ""
+    for k, w in enumerate(words):
+        if k and w not in _NO_SPACE_BEFORE and words[k - 1] not in _NO_SPACE_AFTER:
+            out += " "
+        out += w
+    return out
+
+
+def spans(text: str, toks: list[str]) -> set[tuple[int, int]]:
+    """Character spans of tokens in ``text`` (tokens found left to right; spaces skipped)."""
+    found, at = set(), 0
+    for t in toks:
+        start = text.find(t, at)
+        if start < 0:
+            continue
+        found.add((start, start + len(t)))
+        at = start + len(t)
+    return found
+
+
+def prf(tp: int, guessed: int, gold: int) -> dict:
+    p = tp / guessed if guessed else 0.0
+    r = tp / gold if gold else 0.0
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r) if p + r else 0.0, 4)}
+
+
+def token_agreement(split: str) -> dict:
+    golds = [tokens(load_passage(f)) for f in list_passage_files(DATA / "ucca" / "de20k" / split)]
+    out = {"sentences": len(golds)}
+    for name, fn in (("de", lambda s: tokenize(s, "de")), ("wordpunct", lambda s: tokenize(s, "wordpunct")),
+                     ("whitespace", str.split)):  # fmt: skip
+        tp = guessed = ref = exact = 0
+        for words in golds:
+            text = rebuild(words)
+            ours = fn(text)
+            a, b = spans(text, ours), spans(text, words)
+            tp, guessed, ref = tp + len(a & b), guessed + len(a), ref + len(b)
+            exact += ours == words
+        out[name] = {**prf(tp, guessed, ref), "exact_sentences": round(exact / len(golds), 4)}
+    return out
+
+
+def boundaries(sentences: list[str]) -> set[int]:
+    """Token offsets (whitespace tokens) where a sentence ends, the last one excluded."""
+    ends, at = set(), 0
+    for s in sentences[:-1]:
+        at += len(s.split())
+        ends.add(at)
+    return ends
+
+
+def boundary_agreement(references: list[list[str]]) -> dict:
+    """``references``: each a list of its gold sentences (whitespace-tokenized text)."""
+    out: dict = {"references": len(references), "with_several_sentences": sum(len(r) > 1 for r in references)}
+    for splitter in ("de.v1", "rule.v2"):
+        tp = guessed = ref = exact = 0
+        for sents in references:
+            gold = boundaries(sents)
+            ours = boundaries(split_sentences(" ".join(sents), splitter))
+            tp, guessed, ref = tp + len(gold & ours), guessed + len(ours), ref + len(gold)
+            exact += gold == ours
+        out[splitter] = {**prf(tp, guessed, ref), "exact_references": round(exact / len(references), 4)}
+    return out
+
+
+def bisect(name: str) -> list[list[str]]:
+    path = DATA / "easse_de" / "test_sets" / "BiSECT" / name
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [[" ".join(p.split()) for p in line.split(SPLIT_MARKER) if p.strip()] for line in lines if line.strip()]
+
+
+def deplain() -> list[list[str]]:
+    """DEplain-web's rated references whose simple sentences are known, one sentence per simplification id:
+    only those with one id (one sentence), or several ids whose text the splitter's rules could cut (every
+    reference is kept; the sentence texts are unknown, so a reference of n ids is n sentences of unknown
+    length: compared by count only)."""
+    path = DATA / "easse_de" / "human_judgements" / "DEplain-web" / "DEplain-web-manual-public-rated.csv"
+    with path.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    return [[r["simplification"], str(len(r["simplification_id"].split("|")))] for r in rows]
+
+
+def deplain_counts(rows: list[list[str]]) -> dict:
+    out: dict = {"references": len(rows), "with_several_sentences": sum(int(n) > 1 for _, n in rows)}
+    for splitter in ("de.v1", "rule.v2"):
+        right = sum(len(split_sentences(text, splitter)) == int(n) for text, n in rows)
+        out[splitter] = {"count_equal": round(right / len(rows), 4)}
+    return out
+
+
+def main() -> None:
+    result = {
+        "command": "python benchmarks/german_text.py",
+        "tokens": {split: token_agreement(split) for split in ("test", "dev")},
+        "boundaries": {
+            "bisect_de_test": boundary_agreement(bisect("BiSECT_test.simp")),
+            "bisect_de_valid": boundary_agreement(bisect("BiSEC_valid.simp")),
+            "deplain_web_rated": deplain_counts(deplain()),
+        },
+    }
+    for k, v in result["tokens"].items():
+        print("tokens", k, v)
+    for k, v in result["boundaries"].items():
+        print("boundaries", k, v)
+    write_json("german_text.json", result)
+
+
+if __name__ == "__main__":
+    main()

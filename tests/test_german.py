@@ -1,0 +1,184 @@
+"""German: text processing, the language setting, readability, test sets and SAMSA on German UCCA."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from samsa.cli import main
+from samsa.config import SamsaConfig
+from samsa.errors import ConfigError
+from samsa.german import split_de, syllables_de, tokenize_de
+from samsa.languages import LANGUAGES, get_language
+from samsa.lexical.readability_de import fre_amstad, german_counts, wstf
+from samsa.lexical.suite import SuiteConfig, evaluate_lexical
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Das ist z.B. gut.", ["Das", "ist", "z.B.", "gut", "."]),
+        ("Das ist z. B. gut.", ["Das", "ist", "z.", "B.", "gut", "."]),
+        ("Am 3. Mai kam er.", ["Am", "3.", "Mai", "kam", "er", "."]),
+        ("Er kam am 03.05.2020 an.", ["Er", "kam", "am", "03.05.2020", "an", "."]),
+        ("Er kam 1990.", ["Er", "kam", "1990", "."]),
+        ("„Wir kommen“, sagte sie.", ["„", "Wir", "kommen", "“", ",", "sagte", "sie", "."]),
+        ("»Geh nach Haus!«", ["»", "Geh", "nach", "Haus", "!", "«"]),
+        ("Die E-Mail kam per Nord-Süd-Bahn.", ["Die", "E-Mail", "kam", "per", "Nord-Süd-Bahn", "."]),
+        ("Ein- und Ausgang", ["Ein-", "und", "Ausgang"]),
+        ("Es kostet 1.000,50 Euro (brutto).", ["Es", "kostet", "1.000,50", "Euro", "(", "brutto", ")", "."]),
+        ("Hab' ich's?", ["Hab'", "ich's", "?"]),
+        ("Er ging . _SPLIT_ Sie kam .", ["Er", "ging", ".", "_SPLIT_", "Sie", "kam", "."]),
+        ("Warte...", ["Warte", "..."]),
+    ],
+)
+def test_german_tokenizer(text, expected):
+    assert tokenize_de(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Er kam am 3. Mai. Sie ging.", ["Er kam am 3. Mai.", "Sie ging."]),
+        ("Dr. Müller kam. Er blieb.", ["Dr. Müller kam.", "Er blieb."]),
+        ("„Ich komme.“ Er ging.", ["„Ich komme.“", "Er ging."]),
+        ("Er sagte: » Geh ! « Dann ging er .", ["Er sagte: » Geh ! «", "Dann ging er ."]),
+        ("( EWG ) Nr . 2079/92 gilt . Das ist neu .", ["( EWG ) Nr . 2079/92 gilt .", "Das ist neu ."]),
+        ("bis zum 1 . Juli 2004 . Dann nicht mehr .", ["bis zum 1 . Juli 2004 .", "Dann nicht mehr ."]),
+        ("Er ging . _SPLIT_ sie kam", ["Er ging .", "sie kam"]),
+        ("Wer? Ich.", ["Wer?", "Ich."]),
+    ],
+)
+def test_german_splitter(text, expected):
+    assert split_de(text) == expected
+
+
+def test_german_syllables_count_vowel_nuclei():
+    assert [syllables_de(w) for w in ("Hund", "Katze", "Eier", "Bäume", "Sieben", "Zeitung", "3", ",")] == [
+        1,
+        2,
+        2,
+        2,
+        2,
+        2,
+        0,
+        0,
+    ]
+
+
+def test_german_readability_by_hand():
+    # 2 sentences, 6 words, 7 syllables; 5 one-syllable words, none of 3+, one word over 6 letters (schläft)
+    text = ["Der Hund bellt. Die Katze schläft."]
+    assert german_counts(text).__dict__ == {
+        "sentences": 2,
+        "words": 6,
+        "syllables": 7,
+        "one_syllable": 5,
+        "three_syllables": 0,
+        "long_words": 1,
+    }
+    assert fre_amstad(text) == pytest.approx(180 - 3 - 58.5 * 7 / 6)
+    assert wstf(text) == pytest.approx(0.1672 * 3 + 0.1297 * 100 / 6 - 0.0327 * 500 / 6 - 0.875)
+
+
+def test_english_only_metric_on_german_is_refused_in_one_line():
+    config = SuiteConfig(tokenizer="de", samsa=SamsaConfig(language="de"))
+    with pytest.raises(ConfigError, match="fkgl is for English text only; for German use fre_amstad, wstf"):
+        evaluate_lexical(["a"], ["a"], [["a"]], ["fkgl"], config)
+    with pytest.raises(ConfigError, match="wstf is for German text only"):
+        evaluate_lexical(["a"], ["a"], [["a"]], ["wstf"], SuiteConfig())
+    out = evaluate_lexical(["Der Hund bellt."], ["Der Hund bellt."], [["Der Hund bellt."]], ["bleu", "wstf"], config)
+    assert out["bleu"] == pytest.approx(100.0)
+    assert out["signatures"]["bleu"].startswith("BLEU|refs:1|tok:de|")
+    assert out["signatures"]["wstf"].startswith("WSTF|tok:de|split:de.v1|syl:de.v1|")
+
+
+def test_language_picks_tokenizer_splitter_and_signature():
+    de = SamsaConfig(language="de")
+    assert (de.tokenizer, de.splitter) == ("de", "de.v1")
+    assert de.signature(de.build_aligner()) == (
+        "SAMSA|compat:paper|parser:given|aligner:exact.v1|tok:de|lc:no|split:de.v1|lang:de|version:0.1.0"
+    )
+    en = SamsaConfig()
+    assert en.signature(en.build_aligner()) == (
+        "SAMSA|compat:paper|parser:given|aligner:exact.v1|tok:wordpunct|lc:no|split:rule.v2|version:0.1.0"
+    )
+    assert "language" not in en.to_dict(en.build_aligner())
+
+
+def test_unsupported_language_and_english_only_aligner_are_refused():
+    with pytest.raises(ConfigError, match=r"no resources for language 'fr'; supported languages: de \(German\), en"):
+        SamsaConfig(language="fr")
+    with pytest.raises(ConfigError, match="the sultan aligner needs English resources"):
+        SamsaConfig(language="de", aligner="sultan")
+    assert set(LANGUAGES) == {"en", "de"} and get_language("de").parser == "builtin:de"
+
+
+def test_german_lemma_aligner():
+    pytest.importorskip("simplemma")
+    config = SamsaConfig(language="de", aligner="lemma")
+    aligner = config.build_aligner()
+    assert aligner.signature() == "lemma.v1+de.simplemma"
+    # exact first (case-insensitive: "Die" ~ "die"), then lemmas: Häuser ~ Haus, ging ~ gehen
+    assert aligner.align(["Die", "Häuser", "ging"], ["die", "Haus", "gehen"]) == [(0, 0), (1, 1), (2, 2)]
+
+
+def test_german_manual_ucca_by_hand(fixture_path, capsys):
+    """The README's German example: a perfect split scores 100, 100 and 91.67 (the third sentence's second Scene
+    has the remote participant "Stempel", which "Sie trieben ..." does not keep: (1 + 2/3) / 2 for that Scene);
+    the unchanged sentences 50 each (two Scenes, one sentence)."""
+    outputs = [str(fixture_path("de_outputs.txt")), str(fixture_path("de_sources.txt"))]
+    rc = main(["score", "--lang", "de", "--ucca", str(fixture_path("ucca/de")), *outputs,
+               "--name", "split", "identity", "-f", "json", "--quiet"])  # fmt: skip
+    assert rc == 0
+    split, identity = json.loads(capsys.readouterr().out)
+    assert split["samsa"] == pytest.approx((100 + 100 + 100 * (1 + (1 + 2 / 3) / 2) / 2) / 3)
+    assert split["samsa"] == pytest.approx(97.2222, abs=1e-4)
+    assert identity["samsa"] == 50.0 and identity["samsa_abl"] == 100.0
+    assert split["signature"].endswith("|tok:de|lc:no|split:de.v1|lang:de|version:0.1.0")
+
+
+def test_cli_refuses_french_in_one_line(fixture_path, capsys):
+    rc = main(["score", "--lang", "fr", "--source", str(fixture_path("de_sources.txt")),
+               str(fixture_path("de_outputs.txt"))])  # fmt: skip
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 1 and err == [
+        "samsa: error: no resources for language 'fr'; supported languages: de (German), en (English)"
+    ]
+
+
+def test_cli_bad_german_input_is_one_line(tmp_path, fixture_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes("Der Kapitän sah das Schiff.\n\xff\xfe kaputt\n".encode("latin-1"))
+    rc = main(["score", "--lang", "de", "--source", str(fixture_path("de_sources.txt")), str(bad)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 1 and len(err) == 1 and "bad.txt" in err[0]
+
+
+def test_german_test_sets_carry_their_language(data_dir, capsys):
+    from samsa.testsets import get_orig_sents, get_refs_sents, get_test_set
+
+    names = ("bisect_de_test", "bisect_de_valid", "deplain_web_test", "geolino_test", "geolino_valid",
+             "textcomplexityde_test", "abgb_test")  # fmt: skip
+    assert all(get_test_set(n).language == "de" for n in names)
+    assert get_test_set("hsplit").language == "en"
+    assert len(get_orig_sents("bisect_de_test")) == 735
+    assert len(get_refs_sents("deplain_web_test")[0]) == 1846  # 1,845 newlines, the last line unterminated
+    assert main(["test-sets", "--json"]) == 0
+    rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)["test_sets"]}
+    assert rows["bisect_de_test"]["language"] == "de" and rows["bisect_de_test"]["found"] == "yes"
+
+
+def test_evaluate_takes_the_language_of_the_test_set(data_dir, tmp_path, capsys):
+    from samsa.testsets import get_refs_sents
+
+    system = tmp_path / "ref.txt"
+    system.write_text("\n".join(get_refs_sents("textcomplexityde_test")[0]) + "\n", encoding="utf-8")
+    rc = main(["evaluate", "-t", "textcomplexityde_test", "-m", "bleu,fre_amstad,wstf", str(system), "-f", "json"])
+    assert rc == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["systems"]["ref.txt"]["bleu"] == pytest.approx(100.0)
+    assert result["signatures"]["bleu"].startswith("BLEU|refs:1|tok:de|")
+    rc = main(["evaluate", "-t", "textcomplexityde_test", "-m", "fkgl", str(system)])
+    assert rc == 1 and "fkgl is for English text only" in capsys.readouterr().err
