@@ -77,6 +77,9 @@ class SamsaConfig:
     parser
         A parser object or registry name: what parses sources given as text (default: the built-in parser), and
         what the signature names (``None``: sources are given as graphs).
+    manual
+        Mixed sources (``samsa score --ucca DIR --source FILE``): how many lines have manual UCCA, as
+        ``"17/359"``; the signature names it. None: all lines are of one kind.
     language
         The language of sources and outputs (``samsa.languages``; default ``"en"``): it picks the default
         tokenizer, splitter and parser, and the lemma aligner's lemmas; the signature names it unless English.
@@ -91,6 +94,7 @@ class SamsaConfig:
     separator: str | None = None
     parser: Parser | str | None = None
     language: str = DEFAULT_LANGUAGE
+    manual: str | None = None
 
     def __post_init__(self) -> None:
         lang = get_language(self.language)
@@ -124,6 +128,7 @@ class SamsaConfig:
             {
                 "compat": self.compat,
                 "parser": self.parser_name() or "given",
+                "manual": self.manual,
                 "aligner": aligner.signature(),
                 "tok": self.tokenizer,
                 "lc": "yes" if self.lowercase else "no",

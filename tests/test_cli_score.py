@@ -144,3 +144,29 @@ def test_help_teaches(capsys):
     with pytest.raises(SystemExit):
         main(["score", "--help"])
     assert "example" in capsys.readouterr().out
+
+
+def test_mixed_sources_manual_ucca_replaces_the_parse_of_the_lines_it_names(tmp_path, fixture_path, capsys):
+    """--ucca DIR with --source: 2.xml is line 2's manual UCCA; line 1 is parsed. The paper's two bad splits
+    score 87.5 on line 2's annotation (as with --ucca alone) and 58.33 on line 1's parse (as with --source
+    alone), and the signature says one line of two is manual."""
+    manual = tmp_path / "manual"
+    manual.mkdir()
+    shutil.copy(fixture_path("ucca/paper/2_read_book.xml"), manual / "2.xml")
+    rows = tmp_path / "rows.jsonl"
+    args = ["score", "--ucca", str(manual), "--source", str(fixture_path("paper_sources.txt")),
+            str(fixture_path("paper_outputs.txt")), "--per-sentence", str(rows), "-f", "json", "--quiet"]  # fmt: skip
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    scores = [json.loads(line)["samsa"] for line in rows.read_text().splitlines()]
+    assert scores == [pytest.approx(58.3333, abs=1e-4), 87.5]
+    assert out["samsa"] == pytest.approx((58.3333 + 87.5) / 2, abs=1e-4)
+    assert "|parser:builtin.v5+fast+ucca-span-v2-scenes-w4|manual:1/2|aligner:exact.v1|" in out["signature"]
+    (manual / "note.xml").write_text("<root/>")
+    assert main(args) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "note.xml: with --source, a UCCA file is named by the source line it annotates" in err[0]
+    (manual / "note.xml").unlink()
+    shutil.copy(fixture_path("ucca/paper/2_read_book.xml"), manual / "3.xml")
+    assert main(args) == 1
+    assert "3.xml: names line 3, but the sources have 2 lines" in capsys.readouterr().err

@@ -182,3 +182,17 @@ def test_evaluate_takes_the_language_of_the_test_set(data_dir, tmp_path, capsys)
     assert result["signatures"]["bleu"].startswith("BLEU|refs:1|tok:de|")
     rc = main(["evaluate", "-t", "textcomplexityde_test", "-m", "fkgl", str(system)])
     assert rc == 1 and "fkgl is for English text only" in capsys.readouterr().err
+
+
+def test_german_pipeline_parses_raw_text_without_spacy():
+    from samsa.registry import get_parser
+    from samsa.ucca.graph import tokens
+
+    parser = get_parser("builtin:de")
+    assert parser.words_only and parser.language == "de"
+    assert parser.signature().startswith("builtin.v5+de+ucca-span-de-words")
+    text = "Der Kapitän sah am 3. Mai das Schiff, das im Hafen lag."
+    (g,) = parser.parse([text])
+    assert tokens(g) == tokenize_de(text)
+    assert "nlp" not in parser.__dict__  # spaCy was never loaded
+    assert parser.cache_key().endswith("|words:de")

@@ -141,3 +141,29 @@ def test_not_a_weights_file_is_refused(tmp_path):
     np.savez(bad, x=np.zeros(2))
     with pytest.raises(ValueError, match="not a samsa span-parser weights file"):
         load_weights(bad)
+
+
+def test_numpy_runtime_equals_the_torch_network_for_a_words_only_vocabulary():
+    """German's inputs (no spaCy): word shapes in the tag slot, no vector, and the mean of the word's character
+    n-gram embeddings (torch's EmbeddingBag with padding index 0: a word without a known n-gram gets zeros)."""
+    torch = pytest.importorskip("torch")
+    from lab.model import SpanModel, to_torch
+    from samsa.parsers.builtin.subwords import SHAPES, featurize_words, ngram_table
+
+    sentences = [["Der", "Kapitän", "sah", "am", "3.", "Mai", "die", "E-Mail", "."], ["Ja", "!"], ["xyz"]]
+    vocab = Vocab(words=[PAD, UNK, "der", "sah"], tags=[PAD, UNK, *SHAPES], deps=[PAD, UNK],
+                  labels=[NONE, "A", "H/P", "P", "U"], remotes=[NONE, "A"],
+                  subwords=ngram_table(sentences[:2], min_count=1))  # fmt: skip
+    torch.manual_seed(3)
+    model = SpanModel(vocab, word_dim=8, tag_dim=4, hidden=6, mlp=5, vectors=False, subword_dim=7)
+    model.eval()
+    net = model.to_numpy()
+    batch = featurize_words(vocab, sentences)
+    assert batch[0].tags[:3].tolist() == [vocab.tag_id["capital"], vocab.tag_id["capital"], vocab.tag_id["lower"]]
+    assert batch[0].tags[4] == vocab.tag_id["ordinal"] and batch[0].tags[7] == vocab.tag_id["hyphen"]
+    assert not batch[2].subwords.any()  # "xyz": no n-gram seen, the mean of nothing is 0
+    with torch.no_grad():
+        tf, lengths = model.encode(to_torch(batch))
+        nf, _ = net.encode(batch)
+    for b, n in enumerate(lengths):
+        np.testing.assert_allclose(nf[b, : n + 1], tf[b, : n + 1].numpy(), atol=1e-5)

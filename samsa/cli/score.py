@@ -82,8 +82,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_system_options(p)
-    src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--ucca", metavar="DIR", help="directory of UCCA XML files, one per source line (natural order)")
+    p.add_argument(
+        "--ucca",
+        metavar="DIR",
+        help="directory of UCCA XML files, one per source line (natural order); with --source or -t: manual UCCA "
+        "for some lines, each file named by its 1-based source line (17.xml), the other lines parsed",
+    )
+    src = p.add_mutually_exclusive_group()
     src.add_argument("--source", metavar="FILE", help="raw source sentences, parsed with --parser")
     src.add_argument("-t", "--test-set", metavar="NAME", help="the sources of a named test set (see samsa test-sets)")
     add_data_option(p)
@@ -161,6 +166,10 @@ def _read_system(path: str, max_tokens: int | None, separator: str | None) -> li
 
 
 def run(args: argparse.Namespace) -> int:
+    if not (args.ucca or args.source or args.test_set):
+        raise InputError(None, None, "no sources: give --ucca DIR, --source FILE or -t NAME")
+    if args.documents and args.ucca and (args.source or args.test_set):
+        raise InputError(None, None, "--documents reads --ucca DIR or --source FILE, not both")
     if args.max_tokens is None:
         args.max_tokens = MAX_DOCUMENT_TOKENS if args.documents else DEFAULT_MAX_TOKENS
     named = system_files(args)
@@ -178,9 +187,12 @@ def run(args: argparse.Namespace) -> int:
         parser, parsing, named_parser = None, False, documents.parser
     else:
         items, parser = sentence_items(args, systems, files)
-        parsing = parser is not None and not args.ucca
+        parsing = parser is not None and (not args.ucca or bool(args.source or args.test_set))
         named_parser = parser
     config = samsa_config(args, named_parser)
+    manual = sum(it.kind == "xml" for it in items) if parsing else 0
+    if manual:  # mixed sources: the signature says how many lines are manual
+        config = replace(config, manual=f"{manual}/{len(items)}")
     metric = Samsa(config)
     job = Job(replace(config, parser=parser if parsing else None), lenient=args.lenient)
     totals = [CorpusTotals() for _ in systems]

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from samsa.cli.common import dask_target, default_parser
@@ -14,7 +16,7 @@ from samsa.errors import InputError
 from samsa.fileio import read_lines
 from samsa.registry import get_parser
 
-__all__ = ["DocumentItems", "check_count", "sentence_items", "source_lines", "text_parser"]
+__all__ = ["DocumentItems", "check_count", "manual_lines", "sentence_items", "source_lines", "text_parser"]
 
 
 def check_count(
@@ -47,7 +49,7 @@ def sentence_items(
 ) -> tuple[list[Item], Any]:
     """One pipeline item per source line (gold XML file or raw sentence), and the parser (None for gold)."""
     columns = list(zip(*systems.values(), strict=True))
-    if args.ucca:
+    if args.ucca and not (args.source or args.test_set):
         xml = get_parser("xml", directory=args.ucca)
         for name, outputs in systems.items():
             check_count(files[name], len(outputs), args.ucca, len(xml.files), xml.files)
@@ -58,11 +60,31 @@ def sentence_items(
     parser = text_parser(args)
     if args.lowercase:
         sources = [s.lower() for s in sources]
+    manual = manual_lines(args.ucca, len(sources)) if args.ucca else {}
     items = [
-        Item("parse", s, outs, f"{source_path}:{i}")
+        Item("xml", manual[i], outs, str(manual[i])) if i in manual else Item("parse", s, outs, f"{source_path}:{i}")
         for i, (s, outs) in enumerate(zip(sources, columns, strict=True), 1)
     ]
     return items, parser
+
+
+def manual_lines(directory: str, n: int) -> dict[int, Path]:
+    """Mixed sources: the UCCA XML files of ``directory`` by the 1-based source line each names (``17.xml``).
+    A file not so named, or naming no line of the ``n``, is refused in one line naming it."""
+    folder = Path(directory)
+    if not folder.is_dir():
+        raise InputError(folder, None, "not a directory of UCCA XML files")
+    found: dict[int, Path] = {}
+    for f in sorted(folder.iterdir()):
+        if f.suffix != ".xml" or not f.is_file():
+            continue
+        if not re.fullmatch(r"[1-9][0-9]*", f.stem):
+            raise InputError(f, None, "with --source, a UCCA file is named by the source line it annotates (17.xml)")
+        line = int(f.stem)
+        if line > n:
+            raise InputError(f, None, f"names line {line}, but the sources have {n} lines")
+        found[line] = f
+    return found
 
 
 class DocumentItems:

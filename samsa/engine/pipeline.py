@@ -184,16 +184,20 @@ def run_items(
 def _store(cache: EntryCache, key: str, version: str | None, chunk: list[Item], results: list[ItemResult]) -> None:
     """Fresh parses and repaired entries come back encoded (with their structures, when ``version``); cache hits
     come back without a payload, and with a structure where the cache had only the graph."""
-    new = [(it.source, r.payload, r.scenes) for it, r in zip(chunk, results, strict=True) if r.payload is not None]
+    new = [
+        (it.source, r.payload, r.scenes)
+        for it, r in zip(chunk, results, strict=True)
+        if r.payload is not None and it.kind in ("parse", "cached")
+    ]
     cache.dropped += sum(r.repaired for r in results)
     if new:
         cache.put_encoded(
             key, [s for s, _, _ in new], [b for _, b, _ in new], [st for _, _, st in new] if version else None, version
         )
-    derived = [
+    derived = [  # parsed items only: a manual line of mixed sources (xml) is not the parser's
         (it.source, r.scenes)
         for it, r in zip(chunk, results, strict=True)
-        if r.payload is None and r.scenes is not None
+        if r.payload is None and r.scenes is not None and it.kind in ("parse", "cached")
     ]
     if derived and version:
         cache.put_scenes(key, [s for s, _ in derived], [st for _, st in derived], version)
