@@ -196,3 +196,38 @@ def test_german_pipeline_parses_raw_text_without_spacy():
     assert tokens(g) == tokenize_de(text)
     assert "nlp" not in parser.__dict__  # spaCy was never loaded
     assert parser.cache_key().endswith("|words:de")
+
+
+def test_german_report_reads_german(tmp_path, fixture_path):
+    """The report of German outputs: German readability (WSTF, lower is simpler) in FKGL's place, German
+    tokens for the lexical metrics, and the German signature."""
+    out = tmp_path / "de.html"
+    rc = main(["report", "--lang", "de", "--ucca", str(fixture_path("ucca/de")), str(fixture_path("de_outputs.txt")),
+               "--name", "split", "-o", str(out), "--quiet"])  # fmt: skip
+    html = out.read_text(encoding="utf-8")
+    assert rc == 0 and "WSTF|tok:de|split:de.v1|syl:de.v1|" in html and "FKGL|" not in html
+    assert "|tok:de|lc:no|split:de.v1|lang:de|" in html
+
+
+def test_german_documents(tmp_path, fixture_path, capsys):
+    """--documents on German: the first two fixture sentences as one document (a folder of their files); the
+    output splits each into its two Scenes, so every Scene keeps its main relation and participants: 100; the
+    unchanged document has 2 sentences for 4 Scenes: 50."""
+    import shutil
+
+    doc = tmp_path / "docs" / "1"
+    doc.mkdir(parents=True)
+    for name in ("1_sprach_schweigen.xml", "2_dampf_zischte.xml"):
+        shutil.copy(fixture_path(f"ucca/de/{name}"), doc / name)
+    split = tmp_path / "split.txt"
+    split.write_text("Ich sprach. Ich konnte nicht mehr schweigen. Der Dampf zischte. Er drang in die Behälter.\n")
+    same = tmp_path / "same.txt"
+    same.write_text(
+        "Ich sprach, weil ich nicht mehr schweigen konnte. Der Dampf zischte, indem er in die Behälter drang.\n"
+    )
+    rc = main(["score", "--lang", "de", "--documents", "--ucca", str(tmp_path / "docs"), str(split), str(same),
+               "-f", "json", "--quiet"])  # fmt: skip
+    assert rc == 0
+    a, b = json.loads(capsys.readouterr().out)
+    assert (a["samsa"], b["samsa"], b["samsa_abl"]) == (100.0, 50.0, 100.0)
+    assert a["signature"].endswith("|split:de.v1|doc:yes|lang:de|version:0.1.0")

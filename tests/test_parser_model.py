@@ -167,3 +167,35 @@ def test_numpy_runtime_equals_the_torch_network_for_a_words_only_vocabulary():
         nf, _ = net.encode(batch)
     for b, n in enumerate(lengths):
         np.testing.assert_allclose(nf[b, : n + 1], tf[b, : n + 1].numpy(), atol=1e-5)
+
+
+def test_an_ensemble_file_averages_its_members_probabilities(tmp_path):
+    """lab.ensemble joins two files of one vocabulary; the parser reads the log of their mean span probabilities
+    and the mean of their remote logits; a file of another vocabulary is refused."""
+    torch = pytest.importorskip("torch")
+    from lab.ensemble import join
+    from lab.model import SpanModel
+
+    paths = []
+    for seed in (4, 5):
+        torch.manual_seed(seed)
+        model = SpanModel(_vocab(), word_dim=8, tag_dim=4, hidden=6, mlp=5)
+        paths.append(tmp_path / f"m{seed}.npz")
+        save_weights(paths[-1], state=model.numpy_state(), vocab=_vocab(), config=model.config, meta={"seed": seed})
+    join(paths, tmp_path / "ens.npz", "test")
+    vocab, ens, meta = load_weights(tmp_path / "ens.npz")
+    members = [load_weights(p)[1] for p in paths]
+    assert vocab.labels == _vocab().labels and [m["seed"] for m in meta["members"]] == [4, 5]
+    batch = [_feats(np.random.default_rng(6), n) for n in (3, 5)]
+    fences, lengths = ens.encode(batch)
+    for b, n in enumerate(lengths):
+        each = [m.span_log_probs(m.encode(batch)[0], b, n) for m in members]
+        np.testing.assert_allclose(ens.span_log_probs(fences, b, n), np.log((np.exp(each[0]) + np.exp(each[1])) / 2),
+                                   atol=1e-6)  # fmt: skip
+    pairs = np.array([[0, 3]]), np.array([[1, 2]]), np.array([2])
+    mean = np.mean([m.remote_logits(m.encode(batch)[0], 0, *pairs) for m in members], axis=0)
+    np.testing.assert_allclose(ens.remote_logits(fences, 0, *pairs), mean, atol=1e-6)
+    other = Vocab(**{**_vocab().to_dict(), "words": [PAD, UNK, "b"]})
+    save_weights(tmp_path / "other.npz", state=members[0].s, vocab=other, config=members[0].config, meta={})
+    with pytest.raises(SystemExit, match="another vocabulary"):
+        join([paths[0], tmp_path / "other.npz"], tmp_path / "bad.npz", "test")

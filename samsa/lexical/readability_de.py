@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from samsa.german import syllables_de, tokenize_de
 from samsa.text import split_output
 
-__all__ = ["GERMAN_READABILITY", "GermanCounts", "fre_amstad", "german_counts", "wstf"]
+__all__ = ["GERMAN_READABILITY", "GermanCounts", "fre_amstad", "german_counts", "wstf", "wstf_from_counts"]
 
 #: the German readability metrics of the lexical suite
 GERMAN_READABILITY = ("fre_amstad", "wstf")
@@ -79,7 +79,11 @@ def fre_amstad(lines: Sequence[str], *, separator: str | None = None, splitter: 
 
 def wstf(lines: Sequence[str], *, separator: str | None = None, splitter: str = "de.v1") -> float:
     """The first Wiener Sachtextformel (a school grade; 0 for a corpus without words)."""
-    c = german_counts(lines, separator=separator, splitter=splitter)
+    return wstf_from_counts(german_counts(lines, separator=separator, splitter=splitter))
+
+
+def wstf_from_counts(c: GermanCounts) -> float:
+    """The first Wiener Sachtextformel of pooled counts (0 without words)."""
     if not c.words:
         return 0.0
     pct = 100.0 / c.words

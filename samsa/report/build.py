@@ -32,6 +32,7 @@ LABELS: dict[str, tuple[str, bool | None]] = {
     "sari": ("SARI", True),
     "bleu": ("BLEU", None),
     "fkgl": ("FKGL", False),
+    "wstf": ("WSTF", False),
     "ld_sc": ("LD_SC", None),
     "split_proportion": ("split %", None),
     "sentences_per_output": ("sent/output", None),
@@ -42,19 +43,27 @@ Lexical = tuple[dict[str, dict[str, float]], dict[str, str], dict[str, dict[str,
 
 
 def _lexical(
-    sources: Sequence[str], systems: Mapping[str, Sequence[str]], refs: Sequence[Sequence[str]] | None, splitter: str
+    sources: Sequence[str],
+    systems: Mapping[str, Sequence[str]],
+    refs: Sequence[Sequence[str]] | None,
+    splitter: str,
+    language: str = "en",
 ) -> Lexical:
-    """Values, signatures and sufficient statistics of the lexical metrics (samsa evaluate's defaults).
+    """Values, signatures and sufficient statistics of the lexical metrics (samsa evaluate's defaults; for
+    German text the German tokenizer and the Wiener Sachtextformel in FKGL's place).
 
     The values are the statistics' corpus scores (equal to the metric functions', tested); ``evaluate_lexical``
     runs fully once, for the signatures, and for the split counts of each system.
     """
     from samsa.config import SamsaConfig
+    from samsa.languages import get_language
     from samsa.lexical.suite import SuiteConfig, evaluate_lexical
     from samsa.normalize import normalize
 
-    config = SuiteConfig(samsa=SamsaConfig(splitter=splitter))
-    scored = ["fkgl", "ld_sc", *(["sari", "bleu"] if refs else [])]
+    lang = get_language(language)
+    readability = "fkgl" if "fkgl" in lang.readability else "wstf"
+    config = SuiteConfig(tokenizer=lang.bleu_tokenizer, samsa=SamsaConfig(splitter=splitter, language=language))
+    scored = [readability, "ld_sc", *(["sari", "bleu"] if refs else [])]
     norm = {"lowercase": config.lowercase, "tokenizer": config.tokenizer}
     n_src = [normalize(s, **norm) for s in sources]  # type: ignore[arg-type]
     n_refs = [[normalize(r, **norm) for r in rs] for rs in refs] if refs else None  # type: ignore[arg-type]
@@ -67,7 +76,8 @@ def _lexical(
     values: dict[str, dict[str, float]] = {}
     stats: dict[str, dict[str, CorpusStat]] = {}
     for name, sys in systems.items():
-        stats[name] = {"fkgl": M.fkgl_stat(sys, splitter=splitter), "ld_sc": M.ld_sc_stat(n_src, n_sys[name])}
+        read = M.fkgl_stat(sys, splitter=splitter) if readability == "fkgl" else M.wstf_stat(sys, splitter=splitter)
+        stats[name] = {readability: read, "ld_sc": M.ld_sc_stat(n_src, n_sys[name])}
         if n_refs:
             stats[name]["sari"] = M.sari_stat(n_src, n_sys[name], n_refs)
             stats[name]["bleu"] = bleus[name]
@@ -120,7 +130,7 @@ def build_report(
         sentences.append(entry)
         if progress is not None:
             progress(1)
-    lex_values, lex_sigs, lex_stats = _lexical(sources, systems, refs, metric.splitter)
+    lex_values, lex_sigs, lex_stats = _lexical(sources, systems, refs, metric.splitter, metric.config.language)
     indices = resample_indices(n, resamples, seed)
     stats: dict[str, dict[str, CorpusStat]] = {}
     table: dict[str, dict[str, dict[str, float | None]]] = {}

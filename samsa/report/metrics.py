@@ -14,7 +14,17 @@ import numpy as np
 
 from samsa.report.stats import CorpusStat
 
-__all__ = ["RESAMPLABLE", "bleu_stat", "bleu_stats", "fkgl_stat", "ld_sc_stat", "mean_stat", "sari_stat", "suite_stats"]
+__all__ = [
+    "RESAMPLABLE",
+    "bleu_stat",
+    "bleu_stats",
+    "fkgl_stat",
+    "ld_sc_stat",
+    "mean_stat",
+    "sari_stat",
+    "suite_stats",
+    "wstf_stat",
+]
 
 
 def mean_stat(values: Sequence[float]) -> CorpusStat:
@@ -78,6 +88,14 @@ def fkgl_stat(sys: Sequence[str], *, tokenizer: str = "13a", splitter: str | Non
 
     rows = np.array([_counts([s], "easse", tokenizer, splitter or SPLITTER_NAME) for s in sys], dtype=np.float64)
     return CorpusStat(rows, lambda t: max(0.0, fkgl_from_counts(t[0], t[1], t[2])) if t[1] else 0.0)
+
+
+def wstf_stat(sys: Sequence[str], *, splitter: str = "de.v1") -> CorpusStat:
+    """The first Wiener Sachtextformel (German) from pooled counts (``samsa.lexical.readability_de``)."""
+    from samsa.lexical.readability_de import GermanCounts, german_counts, wstf_from_counts
+
+    rows = np.array([list(vars(german_counts([s], splitter=splitter)).values()) for s in sys], dtype=np.float64)
+    return CorpusStat(rows, lambda t: wstf_from_counts(GermanCounts(*(int(v) for v in t))))
 
 
 def ld_sc_stat(orig: Sequence[str], sys: Sequence[str]) -> CorpusStat:

@@ -287,8 +287,13 @@ def read_header(path: str | os.PathLike[str]) -> dict[str, Any]:
     return header
 
 
-def load_net(path: str | os.PathLike[str], header: Mapping[str, Any]) -> NumpySpanNet:
-    """The network of a weights file whose header is ``header``."""
+def load_net(path: str | os.PathLike[str], header: Mapping[str, Any]) -> Any:
+    """The network of a weights file whose header is ``header`` (an :class:`EnsembleNet` for several)."""
+    members = header["config"].get("members")
+    if members:
+        from samsa.parsers.builtin.ensemble import EnsembleNet
+
+        return EnsembleNet.from_state(load_state(path), members)
     return NumpySpanNet(load_state(path), header["config"])
 
 
