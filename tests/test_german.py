@@ -182,6 +182,8 @@ def test_evaluate_takes_the_language_of_the_test_set(data_dir, tmp_path, capsys)
     assert result["signatures"]["bleu"].startswith("BLEU|refs:1|tok:de|")
     rc = main(["evaluate", "-t", "textcomplexityde_test", "-m", "fkgl", str(system)])
     assert rc == 1 and "fkgl is for English text only" in capsys.readouterr().err
+    assert main(["evaluate", "-t", "textcomplexityde_test", str(system), "-f", "json"]) == 0  # German's defaults
+    assert list(json.loads(capsys.readouterr().out)["systems"]["ref.txt"]) == ["sari", "bleu", "fre_amstad", "wstf"]
 
 
 def test_german_pipeline_parses_raw_text_without_spacy():

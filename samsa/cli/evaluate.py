@@ -23,7 +23,7 @@ from samsa.config import SamsaConfig
 from samsa.fileio import check_line_counts
 from samsa.lexical import SARI_VARIANTS
 from samsa.lexical.readability import FKBLEU_FORMS, FKBLEU_SIGNS, FKGL_VARIANTS
-from samsa.lexical.suite import DEFAULT_METRICS, METRICS, SuiteConfig
+from samsa.lexical.suite import DEFAULT_METRICS, METRICS, SuiteConfig, default_metrics
 from samsa.normalize import TOKENIZERS
 from samsa.report.metrics import RESAMPLABLE
 from samsa.tables import flatten, render
@@ -70,8 +70,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--metrics",
         nargs="+",
         action=MetricsAction,
-        default=list(DEFAULT_METRICS),
-        help=f"metric names, comma- or space-separated (default: {','.join(DEFAULT_METRICS)})",
+        default=None,
+        help=f"metric names, comma- or space-separated (default: {','.join(DEFAULT_METRICS)}; for German "
+        f"{','.join(default_metrics('de'))})",
     )
     p.add_argument(
         "--sari-variant", choices=SARI_VARIANTS, default=SUITE.sari_variant, help="SARI variant (default: %(default)s)"
@@ -178,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
     from samsa.engine.pipeline import progress_bar, worker_count
     from samsa.languages import get_language
 
-    metrics = parse_metrics(args.metrics)
+    metrics = parse_metrics(args.metrics or default_metrics(args.lang))
     named = system_files(args)
     check_output(args, [p for _, p in named])
     source_path, source, refs = read_corpus(args)

@@ -20,7 +20,7 @@ from typing import Any
 from samsa.errors import InputError
 from samsa.languages import get_language
 from samsa.lexical import per_sentence_refs
-from samsa.lexical.suite import DEFAULT_METRICS, METRICS, SuiteConfig, evaluate_lexical
+from samsa.lexical.suite import METRICS, SuiteConfig, default_metrics, evaluate_lexical
 
 __all__ = ["NEEDS_REFERENCES", "evaluate", "file_refs", "parse_metrics", "test_set_corpus"]
 
@@ -69,7 +69,7 @@ def evaluate(
     orig_sents: Sequence[str] | None = None,
     refs_sents: Sequence[Sequence[str]] | None = None,
     refs_layout: str = "streams",
-    metrics: str | Sequence[str] = DEFAULT_METRICS,
+    metrics: str | Sequence[str] | None = None,
     config: SuiteConfig | None = None,
     data: str | PathLike[str] | None = None,
     ucca: str | PathLike[str] | None = None,
@@ -83,14 +83,16 @@ def evaluate(
 
     ``systems`` is ``{name: outputs}``, or one list of outputs (named ``"system"``); ``refs_sents`` is in
     EASSE's layout (``refs_layout="streams"``) or one list per sentence (``"sentences"``); ``config`` holds the
-    lexical metrics' settings (default: ``SuiteConfig()``, what ``samsa evaluate`` uses). ``documents``: each
+    lexical metrics' settings (default: ``SuiteConfig()``, what ``samsa evaluate`` uses, in the language of
+    ``test_set``); ``metrics`` default:
+    SARI, BLEU and the readability of the configuration's language (``default_metrics``). ``documents``: each
     line is a document and SAMSA is document-level (``ucca`` then holds a sub-folder or a passage file per
     document; ``samsa.engine.documents``).
     """
-    config = config or SuiteConfig()
+    config = config or _default_config(test_set)
     if not isinstance(systems, Mapping):
         systems = {"system": systems}
-    wanted = parse_metrics(metrics)
+    wanted = parse_metrics(metrics or default_metrics(config.samsa.language))
     refs: list[list[str]] | None
     if test_set is not None:
         if orig_sents is not None or refs_sents is not None:
@@ -126,6 +128,17 @@ def evaluate(
             results[name].update(samsa=samsa_score, samsa_abl=abl)
         signatures.update(samsa=sig, samsa_abl=sig)
     return {"test_set": test_set, "systems": results, "signatures": signatures}
+
+
+def _default_config(test_set: str | None) -> SuiteConfig:
+    """``SuiteConfig()``, or for a test set of another language its tokenizer and language."""
+    from samsa.config import SamsaConfig
+    from samsa.testsets import get_test_set
+
+    code = get_test_set(test_set).language if test_set else "en"
+    if code == "en":
+        return SuiteConfig()
+    return SuiteConfig(tokenizer=get_language(code).bleu_tokenizer, samsa=SamsaConfig(language=code))
 
 
 def _samsa(

@@ -22,7 +22,15 @@ from samsa.normalize import normalize
 from samsa.signature import format_signature
 from samsa.text import split_output
 
-__all__ = ["DEFAULT_METRICS", "LANGUAGE_METRICS", "METRICS", "SuiteConfig", "check_language", "evaluate_lexical"]
+__all__ = [
+    "DEFAULT_METRICS",
+    "LANGUAGE_METRICS",
+    "METRICS",
+    "SuiteConfig",
+    "check_language",
+    "default_metrics",
+    "evaluate_lexical",
+]
 
 METRICS = (
     "sari",
@@ -98,6 +106,17 @@ _PRENORMS = {"table2": {"lc": True, "unesc": True}}
 def _refs_field(refs: Sequence[Sequence[str]]) -> str:
     counts = sorted({len(r) for r in refs})
     return str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+
+
+def default_metrics(language: str = "en") -> tuple[str, ...]:
+    """What ``samsa evaluate`` computes when no metric is named: SARI, BLEU and the language's readability.
+
+    >>> default_metrics("en"), default_metrics("de")
+    (('sari', 'bleu', 'fkgl'), ('sari', 'bleu', 'fre_amstad', 'wstf'))
+    """
+    from samsa.languages import get_language
+
+    return ("sari", "bleu", *get_language(language).readability)
 
 
 def check_language(metrics: Sequence[str], language: str) -> None:
