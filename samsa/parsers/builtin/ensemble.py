@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from samsa.parsers.builtin.features import Featurized
-from samsa.parsers.builtin.runtime import NumpySpanNet
 
 __all__ = ["EnsembleNet"]
 
@@ -19,17 +18,20 @@ class EnsembleNet:
     ``config`` has ``members`` (one config each) holds each member's tensors under ``m0.``, ``m1.``, ...
     (``lab/ensemble.py`` writes it)."""
 
-    def __init__(self, members: Sequence[NumpySpanNet]) -> None:
+    def __init__(self, members: Sequence[Any]) -> None:
         self.members = list(members)
         self.has_remote = all(m.has_remote for m in self.members)
         self.config = {"members": [m.config for m in self.members]}
 
     @classmethod
-    def from_state(cls, state: Mapping[str, np.ndarray], configs: Sequence[Mapping[str, Any]]) -> EnsembleNet:
-        """The ensemble of a file's tensors, member ``k``'s under ``m{k}.``."""
+    def from_state(
+        cls, state: Mapping[str, np.ndarray], configs: Sequence[Mapping[str, Any]], network: Callable[..., Any]
+    ) -> EnsembleNet:
+        """The ensemble of a file's tensors, member ``k``'s under ``m{k}.``, each built by ``network(state,
+        config)`` (``runtime.NumpySpanNet``)."""
         return cls(
             [
-                NumpySpanNet({n[len(f"m{k}.") :]: v for n, v in state.items() if n.startswith(f"m{k}.")}, c)
+                network({n[len(f"m{k}.") :]: v for n, v in state.items() if n.startswith(f"m{k}.")}, c)
                 for k, c in enumerate(configs)
             ]
         )

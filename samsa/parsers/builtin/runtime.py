@@ -293,7 +293,7 @@ def load_net(path: str | os.PathLike[str], header: Mapping[str, Any]) -> Any:
     if members:
         from samsa.parsers.builtin.ensemble import EnsembleNet
 
-        return EnsembleNet.from_state(load_state(path), members)
+        return EnsembleNet.from_state(load_state(path), members, NumpySpanNet)
     return NumpySpanNet(load_state(path), header["config"])
 
 
