@@ -12,6 +12,8 @@ from pathlib import Path
 DATA = Path(os.environ.get("SAMSA_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data")
 RESULTS = Path(__file__).resolve().parent / "results"
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # lab/ (not installed) is read from the checkout; samsa stays the installed one
+    sys.path.append(str(ROOT))
 
 #: the HSplit workload of the runtime benchmarks: the 359 TurkCorpus test sources (raw text) and the 4 HSplit
 #: references, scored as systems

@@ -144,9 +144,14 @@ def main() -> None:
         if old.get("signature") == new["signature"]:  # the same parser: its other sets stay
             new["sets"] = {**old["sets"], **new["sets"]}
         result["pipelines"][pipeline] = new
-    result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    peak = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    if args.add:  # this run's peak belongs to the sets it added
+        for pipeline in pipelines:
+            result["pipelines"][pipeline]["added_run_peak_rss_mb"] = peak
+    else:
+        result["peak_rss_mb"] = peak
     write_json(args.out, result)
-    print("peak RSS MB", result["peak_rss_mb"])
+    print("peak RSS MB", peak)
 
 
 if __name__ == "__main__":

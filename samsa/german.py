@@ -1,4 +1,4 @@
-"""German text processing: tokenizer, sentence splitter, syllables and lemmas (rules; lemmas from simplemma).
+"""German text processing: tokenizer, sentence splitter and syllables, by rules (lemmas: ``aligners.lemma``).
 
 The package index has no German spaCy model, so samsa tokenizes and splits German with its own rules
 (``benchmarks/german_text.py`` measures them against German-20K's gold tokens and the sentence splits of
@@ -21,12 +21,8 @@ BiSECT's and DEplain's references). What the rules know:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from functools import lru_cache
 
-from samsa.errors import PluginUnavailable
-
-__all__ = ["SPLIT_MARKER", "lemmatize_de", "split_de", "syllables_de", "tokenize_de"]
+__all__ = ["SPLIT_MARKER", "split_de", "syllables_de", "tokenize_de"]
 
 #: the sentence marker of BiSECT's references
 SPLIT_MARKER = "_SPLIT_"
@@ -170,22 +166,3 @@ def syllables_de(word: str) -> int:
     if not letters:
         return 0
     return max(1, len(_VOWEL_GROUP.findall(letters)))
-
-
-@lru_cache(maxsize=1)
-def _simplemma() -> object:
-    try:
-        import simplemma
-    except ImportError:
-        raise PluginUnavailable('German lemmas need the simplemma package: pip install "samsa-metric[de]"') from None
-    return simplemma
-
-
-@lru_cache(maxsize=1 << 16)
-def _lemma(token: str) -> str:
-    return str(_simplemma().lemmatize(token, lang="de")).lower()  # type: ignore[attr-defined]
-
-
-def lemmatize_de(tokens: Sequence[str]) -> list[str]:
-    """Lower-cased German lemmas of tokens (simplemma's dictionary and rules; the ``de`` extra)."""
-    return [_lemma(t) for t in tokens]

@@ -233,3 +233,18 @@ def test_german_documents(tmp_path, fixture_path, capsys):
     a, b = json.loads(capsys.readouterr().out)
     assert (a["samsa"], b["samsa"], b["samsa_abl"]) == (100.0, 50.0, 100.0)
     assert a["signature"].endswith("|split:de.v1|doc:yes|lang:de|version:0.1.0")
+
+
+def test_german_lemmas_without_the_extra_say_which_in_one_line(monkeypatch, tmp_path, capsys):
+    import sys
+
+    from samsa.aligners.lemma import _simplemma_lemma
+
+    _simplemma_lemma.cache_clear()
+    monkeypatch.setitem(sys.modules, "simplemma", None)  # as if the de extra were not installed
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("Die Häuser\tDas Haus\n", encoding="utf-8")
+    assert main(["align", "--lang", "de", "--aligner", "lemma", str(pairs)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ['samsa: error: German lemmas need the simplemma package: pip install "samsa-metric[de]"']
+    _simplemma_lemma.cache_clear()

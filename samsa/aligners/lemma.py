@@ -1,19 +1,21 @@
 """The ``lemma`` aligner: the exact aligner, then identical lemmas, still one-to-one.
 
-English lemmas are spaCy's; German ones simplemma's (``samsa.german.lemmatize_de``, the ``de`` extra).
+Where a language's lemmas come from is its entry in ``samsa.languages`` (``lemmas``): spaCy's English model, or
+simplemma's dictionary for the language's code (German; the ``de`` extra).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from functools import lru_cache
 
 from samsa.aligners.annotate import Annotator
 from samsa.aligners.base import Alignment
 from samsa.aligners.exact import ExactAligner, alignable
-from samsa.errors import ConfigError
+from samsa.errors import ConfigError, PluginUnavailable
 
-__all__ = ["LemmaAligner", "make"]
+__all__ = ["LemmaAligner", "make", "simplemma_lemmas"]
 
 
 class LemmaAligner:
@@ -25,24 +27,21 @@ class LemmaAligner:
     name = "lemma.v1"
 
     def __init__(self, *, model: str | None = None, annotator: Annotator | None = None, language: str = "en") -> None:
+        from samsa.languages import get_language
+
         self.language = language
-        if language == "de":
-            from samsa.german import lemmatize_de
-
-            lemmatize_de(["sein"])  # fail now, in one line naming the extra, when simplemma is missing
-        elif language != "en":
-            from samsa.languages import get_language
-
+        self.source = get_language(language).lemmas
+        if self.source == "simplemma":
+            simplemma_lemmas(["sein"], language)  # fail now, in one line naming the extra, when it is missing
+        elif self.source != "spacy":
             raise ConfigError(f"no lemmas for {get_language(language).name}")
-        self.annotator = annotator or (Annotator(model) if language == "en" else None)
+        self.annotator = annotator or (Annotator(model) if self.source == "spacy" else None)
         self._exact = ExactAligner()
 
     def _lemmas(self, source: Sequence[str], target: Sequence[str]) -> tuple[list[str], list[str]]:
         """Lower-cased lemmas of both token lists, position for position."""
-        if self.language == "de":
-            from samsa.german import lemmatize_de
-
-            return lemmatize_de(source), lemmatize_de(target)
+        if self.source == "simplemma":
+            return simplemma_lemmas(source, self.language), simplemma_lemmas(target, self.language)
         assert self.annotator is not None
         s, t = self.annotator.annotate_many([source, target])
         return [x.lower() for x in s.lemmas[1:]], [x.lower() for x in t.lemmas[1:]]
@@ -74,7 +73,25 @@ class LemmaAligner:
         return [self.align(s, t) for s, t in pairs]
 
     def signature(self) -> str:
-        return self.name if self.language == "en" else f"{self.name}+{self.language}.simplemma"
+        return self.name if self.source == "spacy" else f"{self.name}+{self.language}.{self.source}"
+
+
+@lru_cache(maxsize=1 << 16)
+def _simplemma_lemma(token: str, language: str) -> str:
+    try:
+        import simplemma
+    except ImportError:
+        from samsa.languages import get_language
+
+        raise PluginUnavailable(
+            f'{get_language(language).name} lemmas need the simplemma package: pip install "samsa-metric[{language}]"'
+        ) from None
+    return str(simplemma.lemmatize(token, lang=language)).lower()
+
+
+def simplemma_lemmas(tokens: Sequence[str], language: str) -> list[str]:
+    """Lower-cased lemmas of tokens from simplemma's dictionary and rules for ``language`` (an ISO code)."""
+    return [_simplemma_lemma(t, language) for t in tokens]
 
 
 def make(*, model: str | None = None, language: str = "en") -> LemmaAligner:
