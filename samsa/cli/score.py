@@ -95,7 +95,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--parser",
         default=None,
-        help=f"parser for --source (default: builtin, the fast pipeline; builtin:accurate or builtin:mpnet for "
+        help=f"parser for --source (default: the language's: builtin, the fast pipeline, for en, builtin:de for de; "
+        f"builtin:accurate or builtin:mpnet for "
         f"the others; available: {', '.join(available('parsers'))})",
     )
     add_aligner_options(p)
