@@ -80,6 +80,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         metavar="FILE",
         help="write one JSON object per line and system: scene counts and SAMSA under each annotation",
     )
+    p.add_argument(
+        "--parse-uncertainty",
+        action="store_true",
+        help="draw trees from the parser's distribution (as samsa score --parse-uncertainty): each "
+        "--per-sentence row gains a 'parse' object (mean, 90%% interval, P(score=0), Scene-count distribution)",
+    )
     add_format_options(p)
     add_runtime_options(p)
     p.set_defaults(run=run)
@@ -123,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
     metric = Samsa(samsa_config(args, parser))
     result = compare_annotations(gold, parsed, systems, metric)
     rows = result.pop("per_sentence")
+    if args.parse_uncertainty:
+        _add_parse_objects(rows, gold, systems, parser, metric)
     if args.per_sentence:
         atomic_write_text(args.per_sentence, "".join(json.dumps(r) + "\n" for r in rows))
     emit(args, json.dumps(result, indent=2) if args.format == "json" else _table(result, args.format, args.width))
@@ -151,6 +159,20 @@ def _parse(args: argparse.Namespace, gold: list[Any]) -> tuple[list[Any], Any]:
         if cache is not None:
             cache.close()
     return parsed, parser
+
+
+def _add_parse_objects(
+    rows: list[dict[str, Any]], gold: list[Any], systems: dict[str, list[str]], parser: Any, metric: Samsa
+) -> None:
+    """Give each per-sentence row the ``parse`` object of its line and system (trees of the gold tokens)."""
+    from samsa.engine.uncertainty import UncertaintyTotals, parser_calibration, source_trees
+    from samsa.ucca.graph import tokens
+
+    doubt = UncertaintyTotals(parser_calibration(parser))
+    trees = source_trees(parser, [tokens(g) for g in gold], doubt.calibration)
+    for row in rows:
+        t = trees[row["line"] - 1]
+        row["parse"] = doubt.parse_object(t.menu, t.scores(metric, systems[row["system"]][row["line"] - 1]))
 
 
 def _check_tokens(gold: list[Any], parsed: list[Any], gold_files: list[Any], parsed_files: list[Any]) -> None:

@@ -20,6 +20,7 @@ from samsa.cli.io import (
     system_files,
 )
 from samsa.config import SamsaConfig
+from samsa.errors import InputError
 from samsa.fileio import check_line_counts
 from samsa.lexical import SARI_VARIANTS
 from samsa.lexical.readability import FKBLEU_FORMS, FKBLEU_SIGNS, FKGL_VARIANTS
@@ -140,6 +141,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="bootstrap resamples (default: %(default)s)",
     )
     g.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default: %(default)s)")
+    g.add_argument(
+        "--parse-uncertainty",
+        action="store_true",
+        help="SAMSA on parsed sources gets samsa_parse_lo/hi, the 95%% interval over trees drawn from the parser's "
+        "calibrated distribution; with -ci its interval combines parse and sampling uncertainty, and "
+        "--paired-bs compares systems on the same trees (docs/validity.md)",
+    )
     add_runtime_options(p)
     p.set_defaults(run=run)
 
@@ -199,6 +207,14 @@ def run(args: argparse.Namespace) -> int:
         fkbleu_sign=args.fkbleu_sign,
         samsa=SamsaConfig(separator=args.sentence_separator, splitter=args.splitter, language=args.lang),
     )
+    doubt = None
+    if args.parse_uncertainty:
+        from samsa.config import shared_parser
+        from samsa.engine.uncertainty import UncertaintyTotals, parser_calibration
+
+        if "samsa" not in metrics:
+            raise InputError(None, None, "--parse-uncertainty is about SAMSA: add samsa to -m")
+        doubt = UncertaintyTotals(parser_calibration(shared_parser(get_language(args.lang).parser)))
     cache = open_cache(args) if "samsa" in metrics and not args.ucca else None
     bar = progress_bar(None if args.documents else len(source) if "samsa" in metrics else 0, "samsa", args.quiet)
     try:
@@ -215,13 +231,26 @@ def run(args: argparse.Namespace) -> int:
             cache=cache,
             progress=bar.update,
             documents=args.documents,
+            doubt=doubt,
         )
     finally:
         bar.close()
         if cache is not None:
             cache.close()
     result["test_set"] = args.test_set
-    if args.confidence or args.paired_bs:
+    if doubt is not None and (args.confidence or args.paired_bs):
+        from samsa.report.intervals import add_parse_bootstrap
+
+        add_parse_bootstrap(
+            result, doubt, resamples=args.bootstrap, seed=args.seed, intervals=args.confidence, paired=args.paired_bs
+        )
+    lexical_bootstrap = metrics
+    if doubt is not None:  # SAMSA's figures are the parse bootstrap's; the others' as without it, when any
+        from samsa.report.metrics import RESAMPLABLE
+
+        lexical_bootstrap = [m for m in metrics if m in RESAMPLABLE]
+        result["bootstrap"] = {"resamples": args.bootstrap, "seed": args.seed, "level": 0.95}
+    if (args.confidence or args.paired_bs) and lexical_bootstrap:
         from samsa.report.intervals import add_bootstrap
 
         add_bootstrap(
@@ -229,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
             source,
             systems,
             refs,
-            metrics,
+            lexical_bootstrap,
             config,
             resamples=args.bootstrap,
             seed=args.seed,

@@ -87,6 +87,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--bootstrap", type=int_at_least(1), default=1000, metavar="N", help="resamples (default: %(default)s)"
     )
     p.add_argument("--seed", type=int, default=12345, help="bootstrap seed (default: %(default)s)")
+    p.add_argument(
+        "--parse-uncertainty",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="parsed sources: draw trees from the parser's calibrated distribution; SAMSA's interval and "
+        "significance then include parse uncertainty, and the explorer marks lines whose parse is in doubt "
+        "(default: on; docs/validity.md)",
+    )
     p.add_argument("--title", default=None, help="page title")
     p.add_argument("-o", "--output", metavar="FILE", required=True, help="the HTML file to write")
     add_runtime_options(p)
@@ -233,6 +241,13 @@ def _report(
 
     metric = Samsa(samsa_config(args, parser))
     info = {**info, "title": args.title or info["title"], "references": _ref_counts(refs)}
+    trees, calibration = None, None
+    if args.parse_uncertainty and not documents and hasattr(parser, "parse_with_draws"):
+        from samsa.engine.uncertainty import parser_calibration, source_trees
+
+        calibration = parser_calibration(parser)
+        with progress_bar(None, "parse uncertainty", args.quiet):
+            trees = source_trees(parser, sources, calibration)
     with progress_bar(len(graphs), "report", args.quiet) as bar:
         data = build_report(
             graphs,
@@ -245,6 +260,8 @@ def _report(
             info=info,
             progress=bar.update,
             documents=documents,
+            trees=trees,
+            calibration=calibration,
         )
     unit = "documents" if documents else "sentences"
     _write(args.output, render_html(data), f"{len(graphs)} {unit}, {len(systems)} system(s)")

@@ -42,6 +42,7 @@ from samsa.engine.pipeline import (
     sentence_results,
     worker_count,
 )
+from samsa.engine.uncertainty import UncertaintyTotals, parser_calibration
 from samsa.engine.worker import Job
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_open, check_output_path
@@ -131,6 +132,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "files, or one passage file, per document: document-level SAMSA (docs/samsa.md)",
     )
     p.add_argument("--per-sentence", metavar="FILE", help="write one JSON object per system line (JSONL)")
+    unc = p.add_argument_group("parse uncertainty (parsed sources; docs/validity.md)")
+    unc.add_argument(
+        "--parse-uncertainty",
+        action="store_true",
+        help="draw trees from the parser's distribution (calibrated on the dev sets): each --per-sentence row "
+        "gains a 'parse' object (mean, 90%% interval, P(score=0), Scene-count distribution) and each system a "
+        "95%% parse interval of its corpus SAMSA; the headline score stays the one-best parse's",
+    )
+    unc.add_argument(
+        "--suggest-annotation",
+        nargs="+",
+        metavar=("N", "FILE"),
+        default=None,
+        help="the N source lines (1-based, most first) whose manual UCCA would shrink the parse uncertainty "
+        "most over the systems scored, written to FILE (one number a line) or shown with the scores; "
+        "implies --parse-uncertainty. Annotate them, then score again with --ucca DIR holding N.xml files",
+    )
     p.add_argument(
         "--lenient",
         action="store_true",
@@ -179,6 +197,14 @@ def run(args: argparse.Namespace) -> int:
         if len(named) > 1:
             raise InputError(None, None, "--per-sentence needs a single system file")
         check_output_path(args.per_sentence, inputs)
+    suggest, suggest_file = _suggest_option(args.suggest_annotation)
+    if suggest_file is not None:
+        check_output_path(suggest_file, inputs)
+    uncertain = args.parse_uncertainty or suggest is not None
+    if uncertain and args.documents:
+        raise InputError(None, None, "--parse-uncertainty scores sentences, not --documents")
+    if uncertain and args.compat != "paper":
+        raise InputError(None, None, "--parse-uncertainty needs paper-mode SAMSA (--compat paper)")
     check_output(args, inputs)
     systems = {n: _read_system(p, args.max_tokens, args.sentence_separator) for n, p in named}
     files = {n: shown(p) for n, p in named}
@@ -195,7 +221,16 @@ def run(args: argparse.Namespace) -> int:
     if manual:  # mixed sources: the signature says how many lines are manual
         config = replace(config, manual=f"{manual}/{len(items)}")
     metric = Samsa(config)
-    job = Job(replace(config, parser=parser if parsing else None), lenient=args.lenient)
+    doubt = None
+    if uncertain:
+        if not parsing or parser is None:
+            raise InputError(None, None, "--parse-uncertainty needs parsed sources (--source or -t)")
+        doubt = UncertaintyTotals(parser_calibration(parser))
+    job = Job(
+        replace(config, parser=parser if parsing else None),
+        lenient=args.lenient,
+        uncertainty=doubt.calibration if doubt is not None else None,
+    )
     totals = [CorpusTotals() for _ in systems]
     dropped: list[int] = []
     with ExitStack() as stack:
@@ -226,9 +261,11 @@ def run(args: argparse.Namespace) -> int:
                 continue
             for total, r in zip(totals, scored, strict=True):
                 total.add(r)
+            parse = doubt.add(line, res.menu, res.tree_scores) if doubt is not None else None
             if rows is not None:
                 where = {"document" if args.documents else "line": line}
-                rows.write(json.dumps({**where, **scored[0].to_dict()}, ensure_ascii=False) + "\n")
+                extra = {"parse": parse} if parse is not None else {}
+                rows.write(json.dumps({**where, **scored[0].to_dict(), **extra}, ensure_ascii=False) + "\n")
         if len(dropped) == len(items):  # inside the block: the per-sentence file is then not written either
             raise InputError(None, None, "every line was dropped; nothing to score")
     if dropped:
@@ -241,11 +278,37 @@ def run(args: argparse.Namespace) -> int:
         {"system": name, "file": files[name], **_summary(t, metric, args.documents), "n_dropped": len(dropped)}
         for name, t in zip(systems, totals, strict=True)
     ]
+    suggested = None
+    if doubt is not None:
+        for s, summary in enumerate(summaries):
+            summary["parse_interval"] = {**doubt.interval(s), "signature": doubt.calibration.signature()}
+        if suggest is not None:
+            suggested = doubt.suggest(suggest)
+            if suggest_file is not None:
+                with atomic_open(suggest_file) as f:
+                    f.writelines(f"{n}\n" for n in suggested)
     if args.format == "json":
+        if suggested is not None and suggest_file is None:
+            for summary in summaries:
+                summary["suggest_annotation"] = suggested
         emit(args, json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=2, ensure_ascii=False))
     else:
-        emit(args, _table(summaries, args.format, args.width))
+        table = _table(summaries, args.format, args.width)
+        if suggested is not None and suggest_file is None:
+            table += f"\nannotate these source lines first: {' '.join(map(str, suggested)) or '(none)'}"
+        emit(args, table)
     return 0
+
+
+def _suggest_option(values: list[str] | None) -> tuple[int | None, str | None]:
+    """(N, FILE or None) of ``--suggest-annotation N [FILE]``."""
+    if values is None:
+        return None, None
+    if len(values) > 2 or not values[0].isdigit() or int(values[0]) < 1:
+        raise InputError(
+            None, None, "--suggest-annotation takes a number of lines (at least 1) and, optionally, a FILE"
+        )
+    return int(values[0]), values[1] if len(values) == 2 else None
 
 
 def _rows_file(stack: ExitStack, target: str | None) -> TextIO | None:
@@ -273,6 +336,14 @@ def _table(summaries: list[dict[str, Any]], fmt: str, width: int) -> str:
         for s in summaries
     ]
     columns = ["system", "SAMSA", "SAMSA-abl", unit, "scenes", "sentences"]
+    if "parse_interval" in summaries[0]:
+        for r, s in zip(rows, summaries, strict=True):
+            iv = s["parse_interval"]
+            r["parse 95%"] = f"{iv['low']:.2f}-{iv['high']:.2f}"
+        columns.insert(2, "parse 95%")
     if any(s["n_dropped"] for s in summaries):
         columns.append("dropped")
-    return render(rows, columns, fmt, width=width, signatures={"samsa": summaries[0]["signature"]})
+    signatures = {"samsa": summaries[0]["signature"]}
+    if "parse_interval" in summaries[0]:
+        signatures["parse 95%"] = summaries[0]["parse_interval"]["signature"]
+    return render(rows, columns, fmt, width=width, signatures=signatures)

@@ -78,6 +78,7 @@ def evaluate(
     cache: Any = None,
     progress: Callable[[int], Any] | None = None,
     documents: bool = False,
+    doubt: Any = None,
 ) -> dict[str, Any]:
     """``{"test_set", "systems": {name: {metric: value}}, "signatures": {metric: signature}}``.
 
@@ -87,7 +88,9 @@ def evaluate(
     ``test_set``); ``metrics`` default:
     SARI, BLEU and the readability of the configuration's language (``default_metrics``). ``documents``: each
     line is a document and SAMSA is document-level (``ucca`` then holds a sub-folder or a passage file per
-    document; ``samsa.engine.documents``).
+    document; ``samsa.engine.documents``). ``doubt``: an :class:`~samsa.engine.uncertainty.UncertaintyTotals`
+    (of the language's parser's calibration) to fill with parse uncertainty; each system then gets
+    ``samsa_parse_lo`` and ``samsa_parse_hi``, the 95% parse interval of its SAMSA (parsed sources only).
     """
     config = config or _default_config(test_set)
     if not isinstance(systems, Mapping):
@@ -121,12 +124,19 @@ def evaluate(
         signatures.update(r.pop("signatures"))
         results[name] = r
     if "samsa" in wanted:
+        if doubt is not None and (ucca is not None or documents):
+            raise InputError(None, None, "parse uncertainty needs parsed sentences (no --ucca, no --documents)")
         scores, sig = _samsa(
-            source, [list(o) for o in systems.values()], config, ucca, jobs, dask, cache, progress, documents
+            source, [list(o) for o in systems.values()], config, ucca, jobs, dask, cache, progress, documents, doubt
         )
-        for name, (samsa_score, abl) in zip(systems, scores, strict=True):
+        for s, (name, (samsa_score, abl)) in enumerate(zip(systems, scores, strict=True)):
             results[name].update(samsa=samsa_score, samsa_abl=abl)
+            if doubt is not None:
+                iv = doubt.interval(s)
+                results[name].update(samsa_parse_lo=iv["low"], samsa_parse_hi=iv["high"])
         signatures.update(samsa=sig, samsa_abl=sig)
+        if doubt is not None:
+            signatures["samsa_parse"] = doubt.calibration.signature()
     return {"test_set": test_set, "systems": results, "signatures": signatures}
 
 
@@ -151,6 +161,7 @@ def _samsa(
     cache: Any,
     progress: Any,
     documents: bool = False,
+    doubt: Any = None,
 ) -> tuple[list[tuple[float, float]], str]:
     """SAMSA of every system in one pass: gold UCCA of ``ucca``, else the built-in parser's UCCA of the sources."""
     from dataclasses import replace
@@ -178,8 +189,11 @@ def _samsa(
     else:
         parser, sources = shared_parser(get_language(config.samsa.language).parser), source
     settings = config.samsa_config(parser)
-    job = Job(settings if kind == "parse" else replace(settings, parser=None))
-    scores = score_means(sources, systems, job, kind=kind, jobs=jobs, dask=dask, cache=cache, progress=progress)
+    uncertainty = doubt.calibration if doubt is not None else None
+    job = Job(settings if kind == "parse" else replace(settings, parser=None), uncertainty=uncertainty)
+    scores = score_means(
+        sources, systems, job, kind=kind, jobs=jobs, dask=dask, cache=cache, progress=progress, doubt=doubt
+    )
     return scores, Samsa(settings).signature()
 
 

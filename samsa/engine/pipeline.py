@@ -161,7 +161,10 @@ def run_items(
 
     def chunks() -> Iterator[list[Item]]:
         for given in _windows(items, chunk * window):
-            found = _with_cache(given, cache, key, version) if key is not None and cache is not None else given
+            # parse uncertainty draws trees from the network: nothing is read from the cache (fresh parses are still
+            # written to it)
+            read = key is not None and cache is not None and job.uncertainty is None
+            found = _with_cache(given, cache, key, version) if read and cache is not None and key else given
             state = _Window(given, [None] * len(given))
             order = chunk_order(found)
             for c in range(0, len(order), chunk):
@@ -239,10 +242,13 @@ def score_means(
     progress: Callable[[int], None] | None = None,
     chunk: int = CHUNK,
     window: int = WINDOW,
+    doubt: Any = None,
 ) -> list[tuple[float, float]]:
     """Corpus (SAMSA, SAMSA-abl) of each system over ``sources`` (raw sentences, graphs or XML files per ``kind``).
 
-    Every system is scored in the same pass, so the sources are parsed once.
+    Every system is scored in the same pass, so the sources are parsed once. ``doubt``: an
+    :class:`~samsa.engine.uncertainty.UncertaintyTotals` that records each line's trees (``job.uncertainty``
+    set).
     """
     from samsa.scoring.result import CorpusTotals
 
@@ -261,6 +267,8 @@ def score_means(
                 continue
             for total, r in zip(totals, scored, strict=True):
                 total.add(r)
+            if doubt is not None:
+                doubt.add(line, res.menu, res.tree_scores)
     finally:
         executor.close()
     return [t.means() for t in totals]

@@ -7,14 +7,16 @@ them, in which order, and what happens to the results is :mod:`samsa.engine.pipe
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import networkx as nx
 
 from samsa.config import Compat, SamsaConfig
 from samsa.engine.seams import ItemKind, Want
-from samsa.errors import InputError, ScoringError
+from samsa.engine.uncertainty import SourceTrees
+from samsa.errors import ConfigError, InputError, ScoringError
+from samsa.scoring.uncertainty import Calibration, TreeMenu
 from samsa.ucca.compact import CompactPassage, as_graph
 
 __all__ = ["Item", "ItemResult", "Job", "Worker"]
@@ -32,6 +34,9 @@ class Job:
     config: SamsaConfig = field(default_factory=SamsaConfig)
     score: bool = True
     lenient: bool = False  # drop a passage that does not load or validate (and say so) instead of stopping
+    # parse uncertainty: parsed sources also get trees drawn from the parser's distribution, and every system is
+    # scored on each distinct tree (samsa.scoring.uncertainty)
+    uncertainty: Calibration | None = None
 
     @property
     def parser(self) -> Any:
@@ -69,6 +74,8 @@ class ItemResult:
     scenes: bytes | None = None  # also for a cached graph whose structure the cache did not have
     repaired: bool = False  # a cached payload that did not decode: parsed again (the new payload replaces it)
     dropped: str | None = None  # lenient mode: why this passage left the corpus
+    menu: TreeMenu | None = None  # parse uncertainty: the source's trees (manual UCCA: one)
+    tree_scores: list[list[float]] = field(default_factory=list)  # per system, SAMSA on each of the menu's trees
 
 
 class Worker:
@@ -94,7 +101,7 @@ class Worker:
         from samsa.ucca.xml import load_passage
 
         n = len(items)
-        got = _Loaded([None] * n, [None] * n, [False] * n, [False] * n, [None] * n)
+        got = _Loaded([None] * n, [None] * n, [False] * n, [False] * n, [None] * n, [None] * n)
         todo = []
         for k, it in enumerate(items):
             if it.kind == "cached" and it.scenes is not None:
@@ -112,6 +119,10 @@ class Worker:
             todo.append(k)
         sources = [items[k].source for k in todo]
         parsed = self._parse(sources) if todo else []
+        if self.job.uncertainty is not None:
+            for k, trees in zip(todo, parsed, strict=True):
+                got.draws[k] = trees[1:]
+            parsed = [trees[0] for trees in parsed]
         for k, g in zip(todo, parsed, strict=True):
             if isinstance(g, CompactPassage):  # the built-in parser's trees: well formed as they are built
                 got.graphs[k] = g
@@ -123,6 +134,14 @@ class Worker:
     def _parse(self, sources: Sequence[Any]) -> list[Any]:
         """Parse ``sources``: as :class:`~samsa.ucca.compact.CompactPassage` when the parser gives them and this
         worker only scores in paper mode (whose structure reads them as it reads graphs), else as graphs."""
+        if self.job.uncertainty is not None:
+            from samsa.parsers.builtin.sampling import Perturbation
+
+            draws = getattr(self.job.parser, "parse_with_draws", None)
+            if draws is None or not self.paper:
+                raise ConfigError("parse uncertainty needs the built-in parser and paper-mode SAMSA")
+            u = self.job.uncertainty
+            return list(draws(sources, Perturbation(u.draws, u.tau, u.sigma)))
         passages = getattr(self.job.parser, "parse_passages", None)
         if passages is not None and self.paper:
             return list(passages(sources))
@@ -184,7 +203,24 @@ class Worker:
                     out[k].results.append(self.metric.score_graph(got.graphs[k], line, structure=got.structures[k]))
                 except ScoringError as e:
                     out[k].results.append(f"{e}")
+        if self.job.uncertainty is not None:
+            for k in keep:
+                self._tree_scores(items[k], out[k], got.structures[k], got.draws[k])
         return out
+
+    def _tree_scores(self, item: Item, res: ItemResult, structure: Any, draws: list[Any] | None) -> None:
+        """The source's calibrated menu of trees and every system's SAMSA on each (tree 0: the one-best, whose
+        scores are the results'); a source without draws (manual UCCA) has one tree."""
+        from samsa.engine.uncertainty import trees_of
+
+        assert self.job.uncertainty is not None and self.metric is not None
+        if structure is None or any(isinstance(r, str) for r in res.results):
+            return
+        trees = trees_of(structure, draws or [], self.job.uncertainty.keep)
+        res.menu = trees.menu
+        others = replace(trees.menu, keys=trees.menu.keys[1:])
+        for r, line in zip(res.results, item.outputs, strict=True):
+            res.tree_scores.append([r.samsa, *SourceTrees(others, trees.structures).scores(self.metric, line)])
 
 
 @dataclass
@@ -196,6 +232,7 @@ class _Loaded:
     parsed: list[bool]  # parsed here (new, or a cached entry that did not decode)
     repaired: list[bool]  # a cached entry that did not decode
     dropped: list[str | None]  # lenient mode: why the item left the corpus
+    draws: list[list[Any] | None]  # parse uncertainty: the trees drawn for a parsed item
 
 
 def _structure(g: nx.DiGraph | None, compat: Compat) -> Any:

@@ -22,6 +22,7 @@ from samsa.report.explain import explain_output, explain_source
 from samsa.report.stats import CorpusStat, bootstrap_ci, paired_bootstrap, resample_indices
 from samsa.scoring.metric import Samsa
 from samsa.scoring.paper import paper_structure
+from samsa.scoring.uncertainty import corpus_draws, draw_trees, scene_counts, sentence_interval
 
 __all__ = ["LABELS", "build_report"]
 
@@ -102,9 +103,14 @@ def build_report(
     info: Mapping[str, Any] | None = None,
     progress: Callable[[int], Any] | None = None,
     documents: bool = False,
+    trees: Sequence[Any] | None = None,
+    calibration: Any = None,
 ) -> dict[str, Any]:
     """The report's data for line-parallel source graphs, source texts, system outputs and (optional) references;
-    ``documents``: each line is a document (its graph one passage of its sentences), scored at document level."""
+    ``documents``: each line is a document (its graph one passage of its sentences), scored at document level.
+    ``trees``: each source's :class:`~samsa.engine.uncertainty.SourceTrees` under ``calibration`` (parse
+    uncertainty): SAMSA's interval and significance then draw one tree per source in each resample, shared by
+    the systems, and the explorer shows each line's parse doubt."""
     n = len(graphs)
     if not systems:
         raise InputError(None, None, "a report needs at least one system")
@@ -118,13 +124,22 @@ def build_report(
     names = list(systems)
     sentences: list[dict[str, Any]] = []
     per_system: dict[str, list[Any]] = {s: [] for s in names}
+    tree_scores: dict[str, list[list[float]]] = {s: [] for s in names}
     for k, g in enumerate(graphs):
         structure = paper_structure(g)
         entry = {"line": k + 1, **explain_source(g, structure), "systems": []}
+        if trees is not None:
+            entry["doubt"] = parse_doubt(trees[k], calibration)
         for s in names:
             detail, result = explain_output(g, structure, systems[s][k], metric)
             src_chars = len(sources[k])
             detail["cr"] = len(systems[s][k]) / src_chars if src_chars else 0.0
+            if trees is not None:
+                scores = [result.samsa, *trees[k].scores(metric, systems[s][k])[1:]]
+                tree_scores[s].append(scores)
+                iv = sentence_interval(scores, trees[k].menu, margin=calibration.margin)
+                spread = sentence_interval(scores, trees[k].menu)  # the trees alone, before the margin
+                detail["parse"] = {**iv.as_dict(), "wide": spread.high - spread.low >= WIDE}
             entry["systems"].append(detail)
             per_system[s].append(result)
         sentences.append(entry)
@@ -132,6 +147,7 @@ def build_report(
             progress(1)
     lex_values, lex_sigs, lex_stats = _lexical(sources, systems, refs, metric.splitter, metric.config.language)
     indices = resample_indices(n, resamples, seed)
+    shared_trees = draw_trees([t.menu for t in trees], resamples, seed) if trees is not None else None
     stats: dict[str, dict[str, CorpusStat]] = {}
     table: dict[str, dict[str, dict[str, float | None]]] = {}
     draws: dict[str, dict[str, Any]] = {}
@@ -144,6 +160,8 @@ def build_report(
         values = {"samsa": stats[s]["samsa"].value(), "samsa_abl": stats[s]["samsa_abl"].value(), **lex_values[s]}
         table[s] = {}
         draws[s] = {key: stat.resampled(indices) for key, stat in stats[s].items()}  # once per system and metric
+        if shared_trees is not None:  # one tree per source in each resample, the same for every system
+            draws[s]["samsa"] = corpus_draws(tree_scores[s], shared_trees, rows=indices)
         for key, value in values.items():
             lo, hi = bootstrap_ci(stats[s][key], indices, values=draws[s][key]) if key in stats[s] else (None, None)
             table[s][key] = {"value": value, "lo": lo, "hi": hi}
@@ -166,6 +184,7 @@ def build_report(
             "resamples": resamples,
             "seed": seed,
             "version": __version__,
+            "parse_uncertainty": calibration.signature() if trees is not None else None,
         },
         "systems": names,
         "columns": [
@@ -176,6 +195,25 @@ def build_report(
         "significance": significance,
         "plots": _plots(names, per_system, sentences),
         "sentences": sentences,
+    }
+
+
+#: a line whose trees' 90% interval (before the calibration's margin) is at least this wide (SAMSA points) is
+#: marked in the explorer
+WIDE = 25.0
+
+
+def parse_doubt(trees: Any, calibration: Any, readings: int = 3) -> dict[str, Any]:
+    """A line's parse doubt for the explorer: its calibrated Scene-count distribution and its most probable
+    Scene readings (the Scenes' words of its most probable trees, each with its probability)."""
+    menu = trees.menu
+    order = sorted(range(len(menu.keys)), key=lambda i: (-menu.weights[i], i))[:readings]
+    return {
+        "scene_counts": {str(c): p for c, p in scene_counts(menu, calibration).items()},
+        "readings": [
+            {"p": round(menu.weights[i], 4), "scenes": [" ".join(sc.words) for sc in trees.structures[menu.keys[i]]]}
+            for i in order
+        ],
     }
 
 

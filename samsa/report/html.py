@@ -50,7 +50,18 @@ def _metric_table(data: dict[str, Any]) -> str:
         f'<table id="metric-table"><thead><tr><th>system</th>{head}</tr></thead><tbody>{"".join(body)}'
         f'</tbody></table><p class="muted">Bold: best per column where higher or lower is better. Brackets: '
         f"95% bootstrap interval ({data['info']['resamples']} resamples of the sentences, seed "
-        f'{data["info"]["seed"]}).</p><div id="signatures">{sig_lines}</div>'
+        f'{data["info"]["seed"]}).{_parse_note(data)}</p><div id="signatures">{sig_lines}</div>'
+    )
+
+
+def _parse_note(data: dict[str, Any]) -> str:
+    calibration = data["info"].get("parse_uncertainty")
+    if not calibration:
+        return ""
+    return (
+        " SAMSA's interval and significance also draw one tree per source in each resample from the parser's "
+        f'calibrated distribution (<span class="sig">{escape(calibration)}</span>), the same tree for every '
+        "system: they combine sampling and parse uncertainty. The score itself is the one-best parse's."
     )
 
 

@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from samsa.errors import ConfigError
 
-__all__ = ["add_bootstrap"]
+__all__ = ["add_bootstrap", "add_parse_bootstrap"]
 
 
 def add_bootstrap(
@@ -71,3 +73,36 @@ def add_bootstrap(
         "level": 0.95,
         "baseline": names[0] if paired else None,
     }
+
+
+def add_parse_bootstrap(
+    result: dict[str, Any],
+    doubt: Any,
+    *,
+    resamples: int = 1000,
+    seed: int = 12345,
+    intervals: bool = True,
+    paired: bool = False,
+) -> None:
+    """SAMSA's figures under parse uncertainty (:class:`~samsa.engine.uncertainty.UncertaintyTotals` ``doubt``,
+    filled by :func:`samsa.engine.evaluate.evaluate`): each replicate resamples the sentences *and* draws one tree
+    per source, shared by every system, so ``samsa_lo``/``samsa_hi`` combine sampling and parse uncertainty, and
+    ``samsa_p`` (paired, against the first system) compares systems on the same trees: parse noise common to
+    both neither hides nor fakes a difference."""
+    from samsa.report.stats import resample_indices
+
+    names = list(result["systems"])
+    rows = resample_indices(len(doubt.menus), resamples, seed)
+    trees = doubt.trees(seed, resamples)
+    values = [doubt.system_draws(s, trees, rows) for s in range(len(names))]
+    for name, v in zip(names, values, strict=True):
+        if intervals:
+            lo, hi = np.percentile(v, [2.5, 97.5])
+            result["systems"][name]["samsa_lo"], result["systems"][name]["samsa_hi"] = float(lo), float(hi)
+    if paired:
+        base = float(result["systems"][names[0]]["samsa"])
+        for name, v in zip(names[1:], values[1:], strict=True):
+            diffs = v - values[0]
+            observed = float(result["systems"][name]["samsa"]) - base
+            extreme = np.abs(diffs - diffs.mean()) >= abs(observed)
+            result["systems"][name]["samsa_p"] = float((1 + extreme.sum()) / (len(diffs) + 1))

@@ -16,12 +16,15 @@ from contextlib import contextmanager
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from samsa.errors import ConfigError, PluginUnavailable
 from samsa.ucca.compact import CompactPassage
+
+if TYPE_CHECKING:
+    from samsa.parsers.builtin.sampling import Perturbation
 
 __all__ = [
     "DECODING",
@@ -242,6 +245,34 @@ class BuiltinParser:
             for k, p in enumerate(passages, 1):
                 p.graph["passage_id"] = str(k)
         return done
+
+    def parse_with_draws(
+        self, sentences: Sequence[str | Sequence[str]], how: Perturbation
+    ) -> list[list[CompactPassage]]:
+        """Per sentence, its one-best passage (:meth:`parse_passages`' own) followed by the passages of
+        ``how.draws`` trees drawn from the parser's distribution (:mod:`~samsa.parsers.builtin.sampling`); the
+        network runs once. An empty sentence gets empty passages."""
+        from samsa.parsers.builtin.features import featurize
+        from samsa.parsers.builtin.sampling import sample_batch
+        from samsa.parsers.builtin.subwords import featurize_words
+        from samsa.parsers.builtin.tree import spans_to_passage
+
+        tokens = [self.tokenize(s) if isinstance(s, str) else list(s) for s in sentences]
+        order = sorted((k for k, t in enumerate(tokens) if t), key=lambda k: len(tokens[k]))
+        out = [[spans_to_passage([], [])] * (how.draws + 1) for _ in tokens]
+        with _blas_threads(self.threads), self._pipes():
+            for idx in _batches(order, [len(t) for t in tokens], self.batch_size):
+                batch = [tokens[k] for k in idx]
+                if self.words_only:
+                    feats = featurize_words(self.vocab, batch, style=self._style_id)
+                else:
+                    feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
+                drawn = sample_batch(self.net, self.vocab, feats, batch, how, self.scene_bias, self.min_scene)
+                for k, passages in zip(idx, drawn, strict=True):
+                    out[k] = passages
+        for k, passages in enumerate(out, 1):
+            passages[0].graph["passage_id"] = str(k)
+        return out
 
     @contextmanager
     def _pipes(self) -> Iterator[None]:

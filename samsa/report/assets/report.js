@@ -39,7 +39,9 @@
         el("td", { text: String(r.line) }),
         el("td", { text: String(r.scenes.length) }),
         el("td", { cls: "src", text: r.tokens.join(" "), title: r.tokens.join(" ") }),
-        ...r.systems.map((s) => el("td", {}, [el("span", { cls: "score", text: fmt(s.samsa) })])),
+        ...r.systems.map((s) => el("td", {}, [el("span", { cls: "score", text: fmt(s.samsa) }),
+          ...(s.parse && s.parse.wide ? [el("span", { cls: "doubt", text: " \u00b1",
+            title: "parse in doubt: 90% interval " + fmt(s.parse.low) + "-" + fmt(s.parse.high) })] : [])])),
       ]);
       if (state.selected === r.line) tr.className = "selected";
       tr.addEventListener("click", () => select(r.line));
@@ -109,6 +111,7 @@
     });
     if (!r.scenes.length) src.appendChild(el("p", { cls: "muted", text: "No scene: every output scores 0." }));
     box.appendChild(src);
+    if (r.doubt) box.appendChild(renderDoubt(r));
     r.systems.forEach((s, i) => {
       const scs = r.scenes;
       const n = scs.length;
@@ -131,6 +134,21 @@
       });
       box.appendChild(sys);
     });
+  }
+
+  function renderDoubt(r) {
+    const counts = Object.entries(r.doubt.scene_counts).filter(([, p]) => p >= 0.01)
+      .map(([c, p]) => c + " (" + (100 * p).toFixed(0) + "%)").join(", ");
+    const box = el("div", { cls: "doubt-box" }, [
+      el("p", {}, [el("strong", { text: "Parse doubt. " }), "Scene count: " + counts + "."]),
+      el("ol", { cls: "readings" }, r.doubt.readings.map((x) => el("li", {
+        text: (100 * x.p).toFixed(0) + "%: " + (x.scenes.length ? x.scenes.map((w) => "[" + w + "]").join(" ") : "no Scene") }))),
+    ]);
+    r.systems.forEach((s, i) => {
+      if (s.parse) box.appendChild(el("p", { cls: "muted", text: systems[i] + ": over the trees, mean " + fmt(s.parse.mean) +
+        ", 90% interval " + fmt(s.parse.low) + "-" + fmt(s.parse.high) + ", P(0) " + fmt(s.parse.p_zero) }));
+    });
+    return box;
   }
 
   function select(line) {

@@ -1,0 +1,109 @@
+"""Parse uncertainty on the test sets, as shipped (the calibration in the parser's weights table, fitted on the
+dev sets by ``lab.uncertainty``): calibration of the Scene-count distribution, coverage of the per-sentence and
+corpus intervals on the validity battery, the annotation curve, and what ``--parse-uncertainty`` costs.
+
+    python benchmarks/uncertainty.py                       # Wiki test and 20K test (fast), German-20K test (de)
+    python benchmarks/uncertainty.py --sets wiki/test --no-speed
+
+For each set (the pipeline's trees of the gold tokens, seed 0):
+
+* calibration: the expected calibration error (10 bins) of the most probable Scene count's probability against
+  whether it is the annotators' count; the log-loss of the gold count, beside that of the one-best point mass
+  smoothed by the dev accuracy (the table's ``dev.one_best_accuracy``);
+* coverage: the share of (sentence, output) pairs of the battery whose manual SAMSA lies in the per-sentence 90%
+  interval, and per output whether the manual corpus mean lies in the 95% corpus parse interval;
+* the annotation curve: the mean absolute difference between one-best and manual corpus SAMSA over the battery
+  outputs after replacing 0-30% of the lines with their manual annotation, chosen as ``--suggest-annotation``
+  chooses them, at random (mean of 5 seeds), and by an oracle that knows each line's error (the ceiling).
+
+Speed: ``samsa score`` of HSplit's four systems from raw text (no cache, one process), with and without
+``--parse-uncertainty``, alternated in the same run. Writes ``benchmarks/results/uncertainty.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _data import DATA, HSPLIT_SOURCES, HSPLIT_SYSTEMS, samsa_executable, write_json
+
+from lab.uncertainty import draw_set, load_sets, measure, point_log_loss
+from samsa.engine.uncertainty import CALIBRATION_FILE, parser_calibration
+from samsa.parsers.builtin import BuiltinParser
+
+SETS = {"wiki/test": "fast", "20k/test": "fast", "de20k/test": "de"}
+
+
+def one_set(name: str, pipeline: str) -> dict[str, Any]:
+    parser = BuiltinParser(pipeline=pipeline, style="ewt" if name.startswith("ewt") else "wiki")
+    cal = parser_calibration(parser)
+    table = json.loads((parser.weights.parent / CALIBRATION_FILE).read_text(encoding="utf-8"))
+    dev_accuracy = table[parser.weights.name]["dev_one_best_accuracy"]
+    gold = load_sets(str(DATA), [name])[name]
+    start = time.perf_counter()
+    drawn = draw_set(parser, gold, cal)
+    seconds = time.perf_counter() - start
+    out = measure(drawn, cal)
+    out["point_log_loss"] = round(point_log_loss(drawn, dev_accuracy), 4)
+    out["dev_one_best_accuracy"] = dev_accuracy
+    out["pipeline"] = pipeline
+    out["calibration"] = cal.signature()
+    out["sentences"] = len(gold)
+    out["parse_seconds"] = round(seconds, 2)
+    return out
+
+
+def speed(repeat: int) -> dict[str, Any]:
+    exe = samsa_executable()
+    base = [exe, "score", "--source", str(HSPLIT_SOURCES), "--system", *map(str, HSPLIT_SYSTEMS), "--tokenizer",
+            "none", "--no-cache", "-q", "--json"]  # fmt: skip
+    walls: dict[str, list[float]] = {"one_best": [], "parse_uncertainty": []}
+    outs: dict[str, Any] = {}
+    for _ in range(repeat):
+        for name, extra in (("one_best", []), ("parse_uncertainty", ["--parse-uncertainty"])):
+            start = time.perf_counter()
+            done = subprocess.run([*base, *extra], capture_output=True, text=True, check=True)
+            walls[name].append(time.perf_counter() - start)
+            outs[name] = json.loads(done.stdout)
+    same = [a["samsa"] == b["samsa"] and a["signature"] == b["signature"]
+            for a, b in zip(outs["one_best"], outs["parse_uncertainty"], strict=True)]  # fmt: skip
+    med = {k: statistics.median(v) for k, v in walls.items()}
+    return {
+        "command": " ".join(base[1:]),
+        "seconds": {k: round(v, 2) for k, v in med.items()},
+        "rounds": {k: [round(x, 2) for x in v] for k, v in walls.items()},
+        "ratio": round(med["parse_uncertainty"] / med["one_best"], 2),
+        "one_best_scores_and_signatures_unchanged": all(same),
+        "parse_intervals": [o["parse_interval"] for o in outs["parse_uncertainty"]],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sets", nargs="+", default=list(SETS), help="gold sets (default: %(default)s)")
+    ap.add_argument("--no-speed", action="store_true", help="skip the HSplit timing")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--out", default="uncertainty.json")
+    args = ap.parse_args()
+    result: dict[str, Any] = {"command": "python benchmarks/uncertainty.py " + " ".join(sys.argv[1:]), "sets": {}}
+    for name in args.sets:
+        result["sets"][name] = one_set(name, SETS.get(name, "fast"))
+        r = result["sets"][name]
+        print(f"{name}: ECE {r['ece']:.3f}, log-loss {r['log_loss']:.3f} (point {r['point_log_loss']:.3f}), "
+              f"coverage {r['sentence_coverage']:.3f}, corpus inside {r['corpus_inside']}/9, "
+              f"curve {r['curve']}", file=sys.stderr, flush=True)  # fmt: skip
+    if not args.no_speed:
+        result["speed"] = speed(args.repeat)
+        print(f"speed: {result['speed']['seconds']} ratio {result['speed']['ratio']}", file=sys.stderr)
+    print(write_json(args.out, result))
+
+
+if __name__ == "__main__":
+    main()

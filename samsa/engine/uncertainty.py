@@ -1,0 +1,137 @@
+"""Parse uncertainty over a corpus run: the calibration a parser ships with, and what a run collects of each line's
+trees (per-sentence ``parse`` objects, corpus parse intervals, shared draws for paired comparisons, lines worth
+annotating). The arithmetic is :mod:`samsa.scoring.uncertainty`'s."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from samsa.errors import ConfigError
+from samsa.scoring.uncertainty import (
+    CORPUS_DRAWS,
+    Calibration,
+    TreeMenu,
+    corpus_draws,
+    draw_trees,
+    scene_counts,
+    sentence_interval,
+    suggestion_order,
+)
+
+__all__ = ["CALIBRATION_FILE", "SourceTrees", "UncertaintyTotals", "parser_calibration", "source_trees", "trees_of"]
+
+#: the calibrations of the shipped weights, by weights file name (written by ``lab.uncertainty --fit``)
+CALIBRATION_FILE = "uncertainty.json"
+
+
+def parser_calibration(parser: Any) -> Calibration:
+    """The calibration fitted on the dev sets for the parser's weights file; a ConfigError (one line) when the
+    parser is not the built-in one or its weights have none."""
+    weights = getattr(parser, "weights", None)
+    if weights is None or not hasattr(parser, "parse_with_draws"):
+        raise ConfigError("--parse-uncertainty needs the built-in parser (its trees are drawn from its network)")
+    text = (resources.files("samsa.parsers.builtin") / "weights" / CALIBRATION_FILE).read_text(encoding="utf-8")
+    table = json.loads(text)
+    entry = table.get(weights.name)
+    if entry is None:
+        raise ConfigError(
+            f"no parse-uncertainty calibration for {weights.name}; fit one with python -m lab.uncertainty"
+        )
+    c = entry["calibration"]
+    return Calibration(**{**c, "top_map": tuple(tuple(x) for x in c.get("top_map", ()))})
+
+
+@dataclass
+class UncertaintyTotals:
+    """The menus and tree scores of every line of a run, in order (a dropped line is left out)."""
+
+    calibration: Calibration
+    menus: list[TreeMenu] = field(default_factory=list)
+    scores: list[list[list[float]]] = field(default_factory=list)  # per line, per system, per tree
+    lines: list[int] = field(default_factory=list)  # each recorded line's 1-based number
+
+    def add(self, line: int, menu: TreeMenu | None, tree_scores: list[list[float]]) -> dict[str, Any] | None:
+        """Record line ``line``; returns its ``parse`` object for the first system (None without a menu)."""
+        if menu is None:
+            return None
+        self.lines.append(line)
+        self.menus.append(menu)
+        self.scores.append(tree_scores)
+        return self.parse_object(menu, tree_scores[0])
+
+    def parse_object(self, menu: TreeMenu, scores: Sequence[float]) -> dict[str, Any]:
+        """``mean``, ``low``, ``high`` (90%), ``p_zero`` and ``scene_counts`` of one (source, output) pair."""
+        counts = scene_counts(menu, self.calibration)
+        iv = sentence_interval(scores, menu, margin=self.calibration.margin)
+        return {**iv.as_dict(), "scene_counts": {str(c): p for c, p in counts.items()}}
+
+    def trees(self, seed: int = 0, draws: int = CORPUS_DRAWS) -> np.ndarray:
+        """The run's joint draws of trees, shared by every system."""
+        return draw_trees(self.menus, draws, seed)
+
+    def system_draws(self, system: int, trees: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+        """System ``system``'s corpus SAMSA under each joint draw (``rows``: bootstrap resamples as well)."""
+        return corpus_draws([s[system] for s in self.scores], trees, rows)
+
+    def interval(self, system: int, level: float = 0.95, seed: int = 0) -> dict[str, float]:
+        """The parse interval of a system's corpus SAMSA: percentiles of its corpus means over joint draws."""
+        values = self.system_draws(system, self.trees(seed))
+        tail = (1 - level) / 2 * 100
+        lo, hi = np.percentile(values, [tail, 100 - tail])
+        return {"low": round(float(lo), 4), "high": round(float(hi), 4), "level": level, "draws": len(values)}
+
+    def suggest(self, n: int) -> list[int]:
+        """The 1-based numbers of the (at most) ``n`` parsed lines whose manual annotation could move the scores
+        most, over all systems, most first; a line with one tree (manual UCCA, or no doubt) is never suggested."""
+        n_systems = len(self.scores[0]) if self.scores else 0
+        per_system = {str(s): [line[s] for line in self.scores] for s in range(n_systems)}
+        order = suggestion_order(self.menus, per_system)
+        return [self.lines[i] for i in order if len(self.menus[i].weights) > 1][:n]
+
+
+@dataclass(frozen=True)
+class SourceTrees:
+    """One source's menu and the scoring structure of each of its trees, by key (what scoring an output on every
+    tree needs, in this process)."""
+
+    menu: TreeMenu
+    structures: dict[Any, Any]
+
+    def scores(self, metric: Any, output: Any) -> list[float]:
+        """SAMSA of ``output`` on each of the menu's trees (paper mode)."""
+        return [metric.score_graph(None, output, structure=self.structures[k]).samsa for k in self.menu.keys]
+
+
+def trees_of(best: Any, draws: Sequence[Any], keep: float) -> SourceTrees:
+    """The calibrated :class:`SourceTrees` of a source from its one-best scoring structure and its drawn passages
+    (a passage drawn twice is the same object: its structure is computed once); no draws: one tree."""
+    from samsa.scoring.paper import paper_structure
+    from samsa.scoring.uncertainty import menu_from_draws, structure_key
+
+    key = structure_key(best)
+    table: dict[Any, Any] = {key: best}
+    by_id: dict[int, tuple[Any, int]] = {}
+    for p in draws:
+        if id(p) not in by_id:
+            st = paper_structure(p)
+            by_id[id(p)] = (structure_key(st), len(st))
+            table.setdefault(by_id[id(p)][0], st)
+    return SourceTrees(menu_from_draws((key, len(best)), [by_id[id(p)] for p in draws], keep), table)
+
+
+def source_trees(parser: Any, sentences: Sequence[Any], calibration: Calibration) -> list[SourceTrees]:
+    """Parse ``sentences`` (texts or token lists) one-best and with the calibration's draws, in this process."""
+    from samsa.parsers.builtin.sampling import Perturbation
+    from samsa.scoring.paper import paper_structure
+
+    how = Perturbation(calibration.draws, calibration.tau, calibration.sigma)
+    return [
+        trees_of(paper_structure(best), draws, calibration.keep)
+        for best, *draws in parser.parse_with_draws(sentences, how)
+    ]
