@@ -53,12 +53,13 @@ def test_top_map_sets_the_most_probable_count_and_rescales_the_rest():
 
 
 def test_fit_top_map_pools_adjacent_violators():
-    # bin 5 (0.5-0.6): 1 of 2 right; bin 7: 0 of 1 right; bin 9: 2 of 2 right -> bins 5 and 7 pooled to 1/3
+    # bin 5 (0.5-0.6): 1 of 2 right, (1+1)/(2+2) = 0.5; bin 7: 0 of 1, 1/3 -> pooled: 1 of 3, 2/5;
+    # bin 9: 2 of 2, 3/4
     raw = [0.55, 0.56, 0.75, 0.95, 0.96]
     hit = [True, False, False, True, True]
     table = dict(fit_top_map(raw, hit))
-    assert table[0.6] == table[0.8] == pytest.approx(0.3333, abs=1e-4)
-    assert table[1.0] == 1.0
+    assert table[0.6] == table[0.8] == pytest.approx(0.4)
+    assert table[1.0] == 0.75
     assert table[0.1] == table[0.6]  # empty bins below take the first value
     assert list(table.values()) == sorted(table.values())
 

@@ -103,9 +103,32 @@ class SourceTrees:
     menu: TreeMenu
     structures: dict[Any, Any]
 
-    def scores(self, metric: Any, output: Any) -> list[float]:
-        """SAMSA of ``output`` on each of the menu's trees (paper mode)."""
-        return [metric.score_graph(None, output, structure=self.structures[k]).samsa for k in self.menu.keys]
+    def scores(self, metric: Any, output: Any, skip: int = 0) -> list[float]:
+        """SAMSA of ``output`` on each of the menu's trees after the first ``skip`` (paper mode): the output is
+        split once, and each (Scene, sentence) pair is aligned once however many trees share the Scene."""
+        from samsa.scoring.paper import score_paper
+
+        sentences = metric.split(output)
+        aligner = _OnceAligner(metric.aligner)
+        return [score_paper(None, sentences, aligner, self.structures[k]).samsa for k in self.menu.keys[skip:]]
+
+
+class _OnceAligner:
+    """An aligner that aligns each pair of token lists once (the trees of a source share most Scenes)."""
+
+    def __init__(self, aligner: Any) -> None:
+        self.aligner = aligner
+        self.name = aligner.name
+        self.memo: dict[tuple[tuple[str, ...], tuple[str, ...]], Any] = {}
+
+    def align(self, source: Sequence[str], target: Sequence[str]) -> Any:
+        key = (tuple(source), tuple(target))
+        if key not in self.memo:
+            self.memo[key] = self.aligner.align(source, target)
+        return self.memo[key]
+
+    def signature(self) -> str:
+        return str(self.aligner.signature())
 
 
 def trees_of(best: Any, draws: Sequence[Any], keep: float) -> SourceTrees:

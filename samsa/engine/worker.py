@@ -7,14 +7,13 @@ them, in which order, and what happens to the results is :mod:`samsa.engine.pipe
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
 
 from samsa.config import Compat, SamsaConfig
 from samsa.engine.seams import ItemKind, Want
-from samsa.engine.uncertainty import SourceTrees
 from samsa.errors import ConfigError, InputError, ScoringError
 from samsa.scoring.uncertainty import Calibration, TreeMenu
 from samsa.ucca.compact import CompactPassage, as_graph
@@ -218,9 +217,8 @@ class Worker:
             return
         trees = trees_of(structure, draws or [], self.job.uncertainty.keep)
         res.menu = trees.menu
-        others = replace(trees.menu, keys=trees.menu.keys[1:])
         for r, line in zip(res.results, item.outputs, strict=True):
-            res.tree_scores.append([r.samsa, *SourceTrees(others, trees.structures).scores(self.metric, line)])
+            res.tree_scores.append([r.samsa, *trees.scores(self.metric, line, skip=1)])
 
 
 @dataclass

@@ -135,7 +135,7 @@ def build_report(
             src_chars = len(sources[k])
             detail["cr"] = len(systems[s][k]) / src_chars if src_chars else 0.0
             if trees is not None:
-                scores = [result.samsa, *trees[k].scores(metric, systems[s][k])[1:]]
+                scores = [result.samsa, *trees[k].scores(metric, systems[s][k], skip=1)]
                 tree_scores[s].append(scores)
                 iv = sentence_interval(scores, trees[k].menu, margin=calibration.margin)
                 spread = sentence_interval(scores, trees[k].menu)  # the trees alone, before the margin

@@ -166,20 +166,24 @@ def scene_counts(menu: TreeMenu, calibration: Calibration) -> dict[int, float]:
     return {c: round(q, 6) for c, q in sorted(out.items())}
 
 
+def _rate(block: list) -> float:
+    return (block[0] + 1.0) / (block[1] + 2.0)
+
+
 def fit_top_map(raw: Sequence[float], hit: Sequence[bool], bins: int = 10) -> tuple[tuple[float, float], ...]:
     """Histogram binning of the most probable count's raw probability against whether it was the annotators'
-    (``bins`` equal-width bins, adjacent bins pooled until the values do not decrease; an empty bin takes its
-    neighbour's value)."""
+    (``bins`` equal-width bins, each valued (right + 1) / (sentences + 2) so that no bin says 0 or 1, adjacent
+    bins pooled until the values do not decrease; an empty bin takes its neighbour's value)."""
     r, h = np.asarray(raw, dtype=float), np.asarray(hit, dtype=float)
     idx = np.minimum((r * bins).astype(int), bins - 1)
     blocks = [[float(h[idx == b].sum()), float((idx == b).sum()), [b]] for b in range(bins) if (idx == b).any()]
     merged: list[list] = []
     for blk in blocks:  # pool adjacent violators
         merged.append(blk)
-        while len(merged) > 1 and merged[-2][0] / merged[-2][1] > merged[-1][0] / merged[-1][1]:
+        while len(merged) > 1 and _rate(merged[-2]) > _rate(merged[-1]):
             top = merged.pop()
             merged[-1] = [merged[-1][0] + top[0], merged[-1][1] + top[1], merged[-1][2] + top[2]]
-    value = {b: m[0] / m[1] for m in merged for b in m[2]}
+    value = {b: _rate(m) for m in merged for b in m[2]}
     out, last = [], next(iter(value.values()))
     for b in range(bins):
         last = value.get(b, last)

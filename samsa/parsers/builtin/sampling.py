@@ -24,10 +24,11 @@ from samsa.parsers.builtin.decode import (
     at_least_one_scene,
     cky_batch,
     main_relation_mask,
-    predict_remotes,
+    pair_arrays,
     unnest_scenes,
 )
 from samsa.parsers.builtin.features import Featurized, Vocab
+from samsa.parsers.builtin.remotes import add_remotes, candidate_pairs
 from samsa.parsers.builtin.runtime import NumpySpanNet, batch_span_log_probs
 from samsa.parsers.builtin.tree import Span, spans_to_passage
 from samsa.parsers.builtin.wellformed import one_center, one_main_relation
@@ -74,7 +75,9 @@ class _Candidates:
 
 def _candidates(log_probs: np.ndarray, mask: np.ndarray) -> _Candidates:
     k = min(TOP_LABELS, log_probs.shape[1] - 1)
-    labels = np.argsort(-log_probs[:, 1:], axis=1, kind="stable")[:, :k] + 1
+    part = np.argpartition(-log_probs[:, 1:], k - 1, axis=1)[:, :k]  # the best k, unordered
+    order = np.argsort(-np.take_along_axis(log_probs[:, 1:], part, 1), axis=1, kind="stable")
+    labels = np.take_along_axis(part, order, 1) + 1
     return _Candidates(labels, np.take_along_axis(log_probs, labels, 1), log_probs[:, 0], mask[labels])
 
 
@@ -91,6 +94,8 @@ def sample_batch(
     gives) followed by the passages of its ``how.draws`` draws, in draw order; a draw that decodes to the same
     tree as an earlier one of its sentence returns that passage object again."""
     mask = main_relation_mask(vocab)
+    labels = list(vocab.labels)
+    main_labels = {label for label, m in zip(labels, mask.tolist(), strict=True) if m}
     fence, lengths = net.encode(feats)
     rows = batch_span_log_probs(net, fence, lengths)
     assert rows.log_probs is not None
@@ -107,6 +112,7 @@ def sample_batch(
         per_sentence.append((lp, cand, noise, offsets))
     out: list[list[CompactPassage]] = [[] for _ in lengths]
     seen: list[dict[tuple[tuple[int, int, str], ...], CompactPassage]] = [{} for _ in lengths]
+    remote_memo: list[dict[tuple[tuple[int, int], tuple[int, int]], int]] = [{} for _ in lengths]
     for d in range(how.draws + 1):
         best = np.zeros((len(lengths), size, size), dtype=np.int64)
         gain = np.full((len(lengths), size, size), -1.0)
@@ -124,16 +130,39 @@ def sample_batch(
             # the later steps read the network's scores at the draw's Scene bias; trees equal after them are built
             # once
             lookup = _sentence_log_probs(lp, bias * mask, n, 0)
-            spans = unnest_scenes([Span(i, j, vocab.labels[best[b, i, j]]) for i, j in found])
+            at = np.array(found, dtype=np.int64).reshape(-1, 2)
+            chosen = best[b, at[:, 0], at[:, 1]].tolist()
+            spans = unnest_scenes([Span(i, j, labels[k]) for (i, j), k in zip(found, chosen, strict=True)])
             spans = one_center(one_main_relation(spans, n, lookup, vocab.labels), n, lookup, vocab.labels)
             key = tuple(sorted((s.start, s.end, s.label) for s in spans))
             if key not in seen[b]:
                 g = spans_to_passage(list(tokens[b]), spans, passage_id="1")
-                predict_remotes(net, vocab, fence, b, g)
-                if min_scene and not scenes(g):
+                _add_remotes(net, vocab, fence, b, g, remote_memo[b])
+                # a P or S edge makes its parent a Scene: only a tree without one can lack a Scene
+                if min_scene and not any(x.label in main_labels for x in spans) and not scenes(g):
                     graph = partial(_sentence_graph, net=net, vocab=vocab, fence=fence, b=b, words=list(tokens[b]),
                                     log_probs=lp, mask=mask, steps=True, passage_id="1")  # fmt: skip
                     g = at_least_one_scene(lp, n, mask, vocab.labels, bias, graph) or g
                 seen[b][key] = g
             out[b].append(seen[b][key])
     return out
+
+
+def _add_remotes(
+    net: NumpySpanNet,
+    vocab: Vocab,
+    fence: np.ndarray,
+    b: int,
+    g: CompactPassage,
+    memo: dict[tuple[tuple[int, int], tuple[int, int]], int],
+) -> None:
+    """:func:`~samsa.parsers.builtin.decode.predict_remotes`, remembering each (Scene span, unit span) pair's
+    label across the trees of sentence ``b`` (a pair's label depends on its spans alone)."""
+    pairs = candidate_pairs(g) if net.has_remote else []
+    todo = [p for p in pairs if (p.scene_span, p.unit_span) not in memo]
+    if todo:
+        labels = net.remote_logits(fence, b, *pair_arrays(todo)).argmax(-1).tolist()
+        for p, k in zip(todo, labels, strict=True):
+            memo[(p.scene_span, p.unit_span)] = k
+    found = [(p, vocab.remotes[memo[(p.scene_span, p.unit_span)]]) for p in pairs]
+    add_remotes(g, [(p, label) for p, label in found if memo[(p.scene_span, p.unit_span)]])
