@@ -170,7 +170,7 @@ def coverage(
 
 
 def annotation_curve(scores: dict[str, dict[str, Any]], menus_: Sequence[TreeMenu], shares: Sequence[float],
-                     seeds: int = 5) -> dict[str, Any]:  # fmt: skip
+                     cal: Calibration, seeds: int = 5) -> dict[str, Any]:  # fmt: skip
     """Mean absolute difference between one-best and manual corpus SAMSA over the battery outputs, after
     replacing a share of the source lines with their manual annotation: suggested lines against random ones."""
     n = len(menus_)
@@ -181,7 +181,7 @@ def annotation_curve(scores: dict[str, dict[str, Any]], menus_: Sequence[TreeMen
         for k, ts in zip(rows["sentences"], rows["trees"], strict=True):
             full[k] = ts
         tree_scores[name] = full
-    order = suggestion_order(menus_, tree_scores)
+    order = suggestion_order(menus_, tree_scores, cal)
     error = np.zeros(n)
     for rows in scores.values():
         for k, m, ts in zip(rows["sentences"], rows["manual"], rows["trees"], strict=True):
@@ -251,7 +251,7 @@ def measure(d: Drawn, cal: Calibration, scores: dict[str, Any] | None = None) ->
     st = calibration_stats(d, cal)
     sc = scores if scores is not None else battery_tree_scores(d, ms)
     return {**{k: round(v, 4) for k, v in st.items()}, **coverage(sc, ms, margin=cal.margin),
-            **annotation_curve(sc, ms, [0.0, 0.1, 0.2, 0.3])}  # fmt: skip
+            **annotation_curve(sc, ms, [0.0, 0.1, 0.2, 0.3], cal)}  # fmt: skip
 
 
 def draw_sets(pipeline: str, gold: dict[str, list[Any]], base: Calibration) -> dict[str, Drawn]:

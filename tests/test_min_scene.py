@@ -39,8 +39,9 @@ def _graph_at(biases: list[float]):
 def test_the_smallest_bias_that_gives_a_scene_is_taken():
     biases: list[float] = []
     g = at_least_one_scene(_rows(-1.5), 2, MASK, LABELS, 0.25, _graph_at(biases))
-    # gain of P over "no unit" at extra bias b: -1.5 + 0.25 + b + 0.5, positive first at b = 1.0
-    assert biases == [0.75, 1.25]
+    # gain of P over "no unit" at extra bias b: -1.5 + 0.25 + b + 0.5, positive first at b = 1.0; a bias whose
+    # spans hold no P or S is passed over without building its graph
+    assert biases == [1.25]
     [scene] = scenes(g)
     [main] = main_relations(g, scene)
     assert [g.nodes[t]["text"] for t in unit_terminals(g, main)] == ["rains"]
@@ -49,7 +50,10 @@ def test_the_smallest_bias_that_gives_a_scene_is_taken():
 def test_no_scene_within_the_biases_leaves_the_parse_as_it_was():
     biases: list[float] = []
     assert at_least_one_scene(_rows(-40.0), 2, MASK, LABELS, 0.0, _graph_at(biases)) is None
-    assert biases == list(MIN_SCENE_BIASES) and MIN_SCENE_BIASES[0] == 0.5 and MIN_SCENE_BIASES[-1] == 10.0
+    # no bias up to 10 gives "rains" a P: no graph is built at all
+    assert biases == [] and MIN_SCENE_BIASES[0] == 0.5 and MIN_SCENE_BIASES[-1] == 10.0
+    assert at_least_one_scene(_rows(-10.4), 2, MASK, LABELS, 0.0, _graph_at(biases)) is not None
+    assert biases == [10.0]  # -10.4 + 10 > -0.5 ("no unit"): the last bias
 
 
 @pytest.mark.parametrize("pipeline", ["fast", "accurate"])

@@ -93,14 +93,15 @@ def test_draws_are_shared_and_seeded():
     assert np.allclose(corpus_draws(scores, a, rows), [10.0 if t == 0 else 30.0 for t in a[:, 0]])
 
 
-def test_suggestions_put_the_doubtful_scene_count_first():
+def test_suggestions_put_the_largest_expected_scene_count_error_first():
     menus = [
         point_menu("x", 1),
         TreeMenu(("a", "b"), (2, 2), (0.5, 0.5)),  # same count, scores move
-        TreeMenu(("a", "b"), (2, 3), (0.6, 0.4)),  # another count with 0.4
+        TreeMenu(("a", "b"), (2, 3), (0.6, 0.4)),  # count off by 1 with 0.4
+        TreeMenu(("a", "b"), (2, 4), (0.7, 0.3)),  # off by 2 with 0.3: 0.6
     ]
-    scores = {"s": [[50.0], [50.0, 0.0], [50.0, 50.0]]}
-    assert suggestion_order(menus, scores) == [2, 1, 0]
+    scores = {"s": [[50.0], [50.0, 0.0], [50.0, 50.0], [50.0, 50.0]]}
+    assert suggestion_order(menus, scores, CAL) == [3, 2, 1, 0]
 
 
 @pytest.fixture(scope="module")

@@ -91,7 +91,7 @@ class UncertaintyTotals:
         most, over all systems, most first; a line with one tree (manual UCCA, or no doubt) is never suggested."""
         n_systems = len(self.scores[0]) if self.scores else 0
         per_system = {str(s): [line[s] for line in self.scores] for s in range(n_systems)}
-        order = suggestion_order(self.menus, per_system)
+        order = suggestion_order(self.menus, per_system, self.calibration)
         return [self.lines[i] for i in order if len(self.menus[i].weights) > 1][:n]
 
 

@@ -234,7 +234,10 @@ def at_least_one_scene(
         bias = scene_bias + extra
         best, gain = span_charts(rows, [n], bias * mask)
         (found,) = cky_batch(gain, [n])
-        g = graph([Span(i, j, labels[best[0, i, j]]) for i, j in found], bias)
+        chosen = [int(best[0, i, j]) for i, j in found]
+        if not mask[chosen].any():  # no P or S span: no Scene, whatever the later steps do
+            continue
+        g = graph([Span(i, j, labels[k]) for (i, j), k in zip(found, chosen, strict=True)], bias)
         if scenes(g):
             return g
     return None

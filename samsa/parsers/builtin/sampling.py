@@ -25,10 +25,11 @@ from samsa.parsers.builtin.decode import (
     cky_batch,
     main_relation_mask,
     pair_arrays,
+    predict_remotes,
     unnest_scenes,
 )
 from samsa.parsers.builtin.features import Featurized, Vocab
-from samsa.parsers.builtin.remotes import add_remotes, candidate_pairs
+from samsa.parsers.builtin.remotes import Pair, add_remotes, candidate_pairs
 from samsa.parsers.builtin.runtime import NumpySpanNet, batch_span_log_probs
 from samsa.parsers.builtin.tree import Span, spans_to_passage
 from samsa.parsers.builtin.wellformed import one_center, one_main_relation
@@ -112,7 +113,7 @@ def sample_batch(
         per_sentence.append((lp, cand, noise, offsets))
     out: list[list[CompactPassage]] = [[] for _ in lengths]
     seen: list[dict[tuple[tuple[int, int, str], ...], CompactPassage]] = [{} for _ in lengths]
-    remote_memo: list[dict[tuple[tuple[int, int], tuple[int, int]], int]] = [{} for _ in lengths]
+    remotes_done: set[int] = set()
     for d in range(how.draws + 1):
         best = np.zeros((len(lengths), size, size), dtype=np.int64)
         gain = np.full((len(lengths), size, size), -1.0)
@@ -137,32 +138,42 @@ def sample_batch(
             key = tuple(sorted((s.start, s.end, s.label) for s in spans))
             if key not in seen[b]:
                 g = spans_to_passage(list(tokens[b]), spans, passage_id="1")
-                _add_remotes(net, vocab, fence, b, g, remote_memo[b])
                 # a P or S edge makes its parent a Scene: only a tree without one can lack a Scene
                 if min_scene and not any(x.label in main_labels for x in spans) and not scenes(g):
                     graph = partial(_sentence_graph, net=net, vocab=vocab, fence=fence, b=b, words=list(tokens[b]),
                                     log_probs=lp, mask=mask, steps=True, passage_id="1")  # fmt: skip
-                    g = at_least_one_scene(lp, n, mask, vocab.labels, bias, graph) or g
+                    found_scene = at_least_one_scene(lp, n, mask, vocab.labels, bias, graph)
+                    g = found_scene if found_scene is not None else g
+                    if found_scene is not None:  # built with its remote edges
+                        remotes_done.add(id(g))
                 seen[b][key] = g
             out[b].append(seen[b][key])
+    for b, trees in enumerate(seen):
+        one_best = out[b][0]
+        if id(one_best) not in remotes_done:  # exactly as decode_batch adds them: the headline's parse
+            predict_remotes(net, vocab, fence, b, one_best)
+        _add_remotes(
+            net, vocab, fence, b, [g for g in trees.values() if id(g) not in remotes_done and g is not one_best]
+        )
     return out
 
 
-def _add_remotes(
-    net: NumpySpanNet,
-    vocab: Vocab,
-    fence: np.ndarray,
-    b: int,
-    g: CompactPassage,
-    memo: dict[tuple[tuple[int, int], tuple[int, int]], int],
-) -> None:
-    """:func:`~samsa.parsers.builtin.decode.predict_remotes`, remembering each (Scene span, unit span) pair's
-    label across the trees of sentence ``b`` (a pair's label depends on its spans alone)."""
-    pairs = candidate_pairs(g) if net.has_remote else []
-    todo = [p for p in pairs if (p.scene_span, p.unit_span) not in memo]
-    if todo:
-        labels = net.remote_logits(fence, b, *pair_arrays(todo)).argmax(-1).tolist()
-        for p, k in zip(todo, labels, strict=True):
-            memo[(p.scene_span, p.unit_span)] = k
-    found = [(p, vocab.remotes[memo[(p.scene_span, p.unit_span)]]) for p in pairs]
-    add_remotes(g, [(p, label) for p, label in found if memo[(p.scene_span, p.unit_span)]])
+def _add_remotes(net: NumpySpanNet, vocab: Vocab, fence: np.ndarray, b: int, trees: list[CompactPassage]) -> None:
+    """:func:`~samsa.parsers.builtin.decode.predict_remotes` for all the trees of sentence ``b`` at once: each
+    distinct (Scene span, unit span) pair is classified once (a pair's label depends on its spans alone)."""
+    if not net.has_remote or not trees:
+        return
+    pairs = [candidate_pairs(g) for g in trees]
+    index: dict[tuple[tuple[int, int], tuple[int, int]], int] = {}
+    todo: list[Pair] = []
+    for ps in pairs:
+        for p in ps:
+            if (p.scene_span, p.unit_span) not in index:
+                index[(p.scene_span, p.unit_span)] = len(todo)
+                todo.append(p)
+    if not todo:
+        return
+    labels = net.remote_logits(fence, b, *pair_arrays(todo)).argmax(-1).tolist()
+    for g, ps in zip(trees, pairs, strict=True):
+        found = [(p, labels[index[(p.scene_span, p.unit_span)]]) for p in ps]
+        add_remotes(g, [(p, vocab.remotes[k]) for p, k in found if k])
