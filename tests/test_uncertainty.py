@@ -196,3 +196,19 @@ def test_report_shows_parse_doubt(tmp_path, fixture_path):
     assert main(["report", "--source", str(src), str(out), "-o", str(page), "--no-cache", "-q",
                  "--no-parse-uncertainty"]) == 0  # fmt: skip
     assert '"doubt":' not in page.read_text()
+
+
+def test_a_pipeline_without_a_calibration_is_refused_in_one_line(tmp_path):
+    from samsa.engine.uncertainty import parser_calibration
+    from samsa.errors import ConfigError
+
+    class Weights:  # a built-in parser's face: weights and draws
+        weights = tmp_path / "ucca-span-v3-mpnet-l4-scenes.npz"
+
+        def parse_with_draws(self, sentences, how):  # pragma: no cover - never reached
+            raise AssertionError
+
+    with pytest.raises(ConfigError, match="no parse-uncertainty calibration ships for ucca-span-v3-mpnet"):
+        parser_calibration(Weights())
+    with pytest.raises(ConfigError, match="needs the built-in parser"):
+        parser_calibration(object())

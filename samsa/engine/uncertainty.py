@@ -40,9 +40,8 @@ def parser_calibration(parser: Any) -> Calibration:
     table = json.loads(text)
     entry = table.get(weights.name)
     if entry is None:
-        raise ConfigError(
-            f"no parse-uncertainty calibration for {weights.name}; fit one with python -m lab.uncertainty"
-        )
+        shipped = ", ".join(sorted(table))
+        raise ConfigError(f"no parse-uncertainty calibration ships for {weights.name} (only for {shipped})")
     c = entry["calibration"]
     return Calibration(**{**c, "top_map": tuple(tuple(x) for x in c.get("top_map", ()))})
 
