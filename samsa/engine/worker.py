@@ -7,7 +7,7 @@ them, in which order, and what happens to the results is :mod:`samsa.engine.pipe
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import networkx as nx
@@ -216,9 +216,10 @@ class Worker:
         if structure is None or any(isinstance(r, str) for r in res.results):
             return
         trees = trees_of(structure, draws or [], self.job.uncertainty.keep)
-        res.menu = trees.menu
         for r, line in zip(res.results, item.outputs, strict=True):
             res.tree_scores.append([r.samsa, *trees.scores(self.metric, line, skip=1)])
+        # the parent needs each tree's count, weight and scores, not its structure key (the run keeps a menu a line)
+        res.menu = replace(trees.menu, keys=tuple(range(len(trees.menu.keys))))
 
 
 @dataclass
