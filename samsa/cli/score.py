@@ -146,9 +146,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         nargs="+",
         metavar=("N", "FILE"),
         default=None,
-        help="the N source lines (1-based, most first) whose manual UCCA would shrink the parse uncertainty "
-        "most over the systems scored, written to FILE (one number a line) or shown with the scores; "
-        "implies --parse-uncertainty. Annotate them, then score again with --ucca DIR holding N.xml files",
+        help="the N source lines (1-based, most first) whose manual UCCA should change the scores most: the "
+        "largest expected Scene-count error of their parse, then the widest spread of the systems' scores over "
+        "their trees; written to FILE (one number a line) or shown with the scores; implies "
+        "--parse-uncertainty. Annotate them, then score again with --ucca DIR holding N.xml files",
     )
     p.add_argument(
         "--lenient",
