@@ -42,3 +42,32 @@ def test_the_distribution_installs_one_top_level_name():
     assert top.split() == ["samsa"]
     entry_points = [ep.value for ep in dist.entry_points if ep.group in ("samsa.aligners", "samsa.parsers")]
     assert entry_points and all(v.startswith("samsa.") for v in entry_points)
+
+
+def test_every_data_file_of_the_package_is_installed():
+    """A file beside the modules (weights, their calibrations, the report's assets) reaches a user only if
+    ``[tool.setuptools.package-data]`` names it: a fresh install must find every one of them."""
+    from fnmatch import fnmatch
+    from pathlib import Path
+
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    patterns = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
+        "package-data"
+    ]
+    files = [p for p in (root / "samsa").rglob("*") if p.is_file() and p.suffix not in (".py", ".pyc")]
+    assert files
+    missing = []
+    for f in files:
+        rel = f.relative_to(root)
+        covered = False
+        for package, globs in patterns.items():
+            base = Path(*package.split("."))
+            if rel.parent == base or base in rel.parents:
+                covered |= any(fnmatch(str(rel.relative_to(base)), g) for g in globs)
+        missing += [] if covered else [str(rel)]
+    assert missing == []
