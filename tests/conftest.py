@@ -39,6 +39,24 @@ def data_dir() -> Path:
     return d
 
 
+#: the README's German example: three German-20K train sentences (read from the shared data, never copied into
+#: the repository), in the order of fixtures/de_sources.txt
+GERMAN_GOLD = ("25421003.xml", "25438025.xml", "25438026.xml")
+
+
+@pytest.fixture
+def german_gold(tmp_path, data_dir) -> Path:
+    """A folder holding the gold UCCA of fixtures/de_sources.txt's three sentences, copied from the shared data
+    for this test."""
+    import shutil
+
+    out = tmp_path / "de_gold"
+    out.mkdir()
+    for name in GERMAN_GOLD:
+        shutil.copy(data_dir / "ucca" / "de20k" / "train" / name, out / name)
+    return out
+
+
 def ucca_fixture_path(name: str) -> Path:
     """A UCCA fixture by short name: ``john_home_call`` -> fixtures/ucca/paper/1_john_home_call.xml."""
     (hit,) = [p for p in (FIXTURES / "ucca").rglob("*.xml") if p.stem == name or p.stem.split("_", 1)[-1] == name]

@@ -124,12 +124,12 @@ def test_german_lemma_aligner():
     assert aligner.align(["Die", "Häuser", "ging"], ["die", "Haus", "gehen"]) == [(0, 0), (1, 1), (2, 2)]
 
 
-def test_german_manual_ucca_by_hand(fixture_path, capsys):
+def test_german_manual_ucca_by_hand(fixture_path, german_gold, capsys):
     """The README's German example: a perfect split scores 100, 100 and 91.67 (the third sentence's second Scene
     has the remote participant "Stempel", which "Sie trieben ..." does not keep: (1 + 2/3) / 2 for that Scene);
     the unchanged sentences 50 each (two Scenes, one sentence)."""
     outputs = [str(fixture_path("de_outputs.txt")), str(fixture_path("de_sources.txt"))]
-    rc = main(["score", "--lang", "de", "--ucca", str(fixture_path("ucca/de")), *outputs,
+    rc = main(["score", "--lang", "de", "--ucca", str(german_gold), *outputs,
                "--name", "split", "identity", "-f", "json", "--quiet"])  # fmt: skip
     assert rc == 0
     split, identity = json.loads(capsys.readouterr().out)
@@ -200,18 +200,18 @@ def test_german_pipeline_parses_raw_text_without_spacy():
     assert parser.cache_key().endswith("|words:de")
 
 
-def test_german_report_reads_german(tmp_path, fixture_path):
+def test_german_report_reads_german(tmp_path, fixture_path, german_gold):
     """The report of German outputs: German readability (WSTF, lower is simpler) in FKGL's place, German
     tokens for the lexical metrics, and the German signature."""
     out = tmp_path / "de.html"
-    rc = main(["report", "--lang", "de", "--ucca", str(fixture_path("ucca/de")), str(fixture_path("de_outputs.txt")),
+    rc = main(["report", "--lang", "de", "--ucca", str(german_gold), str(fixture_path("de_outputs.txt")),
                "--name", "split", "-o", str(out), "--quiet"])  # fmt: skip
     html = out.read_text(encoding="utf-8")
     assert rc == 0 and "WSTF|tok:de|split:de.v1|syl:de.v1|" in html and "FKGL|" not in html
     assert "|tok:de|lc:no|split:de.v1|lang:de|" in html
 
 
-def test_german_documents(tmp_path, fixture_path, capsys):
+def test_german_documents(tmp_path, german_gold, capsys):
     """--documents on German: the first two fixture sentences as one document (a folder of their files); the
     output splits each into its two Scenes, so every Scene keeps its main relation and participants: 100; the
     unchanged document has 2 sentences for 4 Scenes: 50."""
@@ -219,8 +219,8 @@ def test_german_documents(tmp_path, fixture_path, capsys):
 
     doc = tmp_path / "docs" / "1"
     doc.mkdir(parents=True)
-    for name in ("1_sprach_schweigen.xml", "2_dampf_zischte.xml"):
-        shutil.copy(fixture_path(f"ucca/de/{name}"), doc / name)
+    for name in ("25421003.xml", "25438025.xml"):
+        shutil.copy(german_gold / name, doc / name)
     split = tmp_path / "split.txt"
     split.write_text("Ich sprach. Ich konnte nicht mehr schweigen. Der Dampf zischte. Er drang in die Behälter.\n")
     same = tmp_path / "same.txt"

@@ -213,33 +213,23 @@ class BuiltinParser:
         """The passages :meth:`parse_passages` gives at each Scene bias, the features computed once (choosing a
         bias on the dev sets, ``lab.scene_bias``, decodes them at every bias of a grid)."""
         from samsa.parsers.builtin.decode import decode_batch
-        from samsa.parsers.builtin.features import featurize
-        from samsa.parsers.builtin.subwords import featurize_words
         from samsa.parsers.builtin.tree import spans_to_passage
 
-        tokens = [self.tokenize(s) if isinstance(s, str) else list(s) for s in sentences]
-        # batches of similar length: the BiLSTM then computes little padding
-        order = sorted((k for k, t in enumerate(tokens) if t), key=lambda k: len(tokens[k]))
+        tokens = self._tokens(sentences)
         out: list[list[CompactPassage | None]] = [[None] * len(tokens) for _ in biases]
-        with _blas_threads(self.threads), self._pipes():
-            for idx in _batches(order, [len(t) for t in tokens], self.batch_size):
-                batch = [tokens[k] for k in idx]
-                if self.words_only:
-                    feats = featurize_words(self.vocab, batch, style=self._style_id)
-                else:
-                    feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
-                for passages_at, bias in zip(out, biases, strict=True):
-                    passages = decode_batch(
-                        self.net,
-                        self.vocab,
-                        feats,
-                        batch,
-                        batch=self.batch_size,
-                        scene_bias=bias,
-                        min_scene=self.min_scene,
-                    )
-                    for k, p in zip(idx, passages, strict=True):
-                        passages_at[k] = p
+        for idx, batch, feats in self._featurized(tokens):
+            for passages_at, bias in zip(out, biases, strict=True):
+                passages = decode_batch(
+                    self.net,
+                    self.vocab,
+                    feats,
+                    batch,
+                    batch=self.batch_size,
+                    scene_bias=bias,
+                    min_scene=self.min_scene,
+                )
+                for k, p in zip(idx, passages, strict=True):
+                    passages_at[k] = p
         done = [[spans_to_passage([], []) if p is None else p for p in passages_at] for passages_at in out]
         for passages in done:
             for k, p in enumerate(passages, 1):
@@ -252,14 +242,30 @@ class BuiltinParser:
         """Per sentence, its one-best passage (:meth:`parse_passages`' own) followed by the passages of
         ``how.draws`` trees drawn from the parser's distribution (:mod:`~samsa.parsers.builtin.sampling`); the
         network runs once. An empty sentence gets empty passages."""
-        from samsa.parsers.builtin.features import featurize
         from samsa.parsers.builtin.sampling import sample_batch
-        from samsa.parsers.builtin.subwords import featurize_words
         from samsa.parsers.builtin.tree import spans_to_passage
 
-        tokens = [self.tokenize(s) if isinstance(s, str) else list(s) for s in sentences]
-        order = sorted((k for k, t in enumerate(tokens) if t), key=lambda k: len(tokens[k]))
+        tokens = self._tokens(sentences)
         out = [[spans_to_passage([], [])] * (how.draws + 1) for _ in tokens]
+        for idx, batch, feats in self._featurized(tokens):
+            drawn = sample_batch(self.net, self.vocab, feats, batch, how, self.scene_bias, self.min_scene)
+            for k, passages in zip(idx, drawn, strict=True):
+                out[k] = passages
+        for k, passages in enumerate(out, 1):
+            passages[0].graph["passage_id"] = str(k)
+        return out
+
+    def _tokens(self, sentences: Sequence[str | Sequence[str]]) -> list[list[str]]:
+        """Strings tokenized, token lists kept."""
+        return [self.tokenize(s) if isinstance(s, str) else list(s) for s in sentences]
+
+    def _featurized(self, tokens: list[list[str]]) -> Iterator[tuple[list[int], list[list[str]], Any]]:
+        """(indices, token lists, features) of the non-empty sentences, in batches of similar length (the BiLSTM
+        then computes little padding), under the parser's BLAS threads and spaCy components."""
+        from samsa.parsers.builtin.features import featurize
+        from samsa.parsers.builtin.subwords import featurize_words
+
+        order = sorted((k for k, t in enumerate(tokens) if t), key=lambda k: len(tokens[k]))
         with _blas_threads(self.threads), self._pipes():
             for idx in _batches(order, [len(t) for t in tokens], self.batch_size):
                 batch = [tokens[k] for k in idx]
@@ -267,12 +273,7 @@ class BuiltinParser:
                     feats = featurize_words(self.vocab, batch, style=self._style_id)
                 else:
                     feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
-                drawn = sample_batch(self.net, self.vocab, feats, batch, how, self.scene_bias, self.min_scene)
-                for k, passages in zip(idx, drawn, strict=True):
-                    out[k] = passages
-        for k, passages in enumerate(out, 1):
-            passages[0].graph["passage_id"] = str(k)
-        return out
+                yield idx, batch, feats
 
     @contextmanager
     def _pipes(self) -> Iterator[None]:

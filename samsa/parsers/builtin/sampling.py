@@ -30,7 +30,7 @@ from samsa.parsers.builtin.decode import (
 )
 from samsa.parsers.builtin.features import Featurized, Vocab
 from samsa.parsers.builtin.remotes import Pair, add_remotes, candidate_pairs
-from samsa.parsers.builtin.runtime import NumpySpanNet, batch_span_log_probs
+from samsa.parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs
 from samsa.parsers.builtin.tree import Span, spans_to_passage
 from samsa.parsers.builtin.wellformed import one_center, one_main_relation
 from samsa.ucca.compact import CompactPassage
@@ -44,13 +44,10 @@ class Perturbation:
     """How trees are drawn: ``draws`` per sentence, Gumbel noise of scale ``tau`` on each span label's
     log-probability, a Scene-bias offset of standard deviation ``sigma`` per draw, and the base ``seed``."""
 
-    draws: int = 24
-    tau: float = 1.0
-    sigma: float = 1.0
+    draws: int
+    tau: float
+    sigma: float
     seed: int = 0
-
-    def signature(self) -> str:
-        return f"draws.{self.draws}+tau.{self.tau:g}+sigma.{self.sigma:g}+seed.{self.seed}"
 
 
 def sentence_rng(seed: int, words: Sequence[str]) -> np.random.Generator:
@@ -82,6 +79,21 @@ def _candidates(log_probs: np.ndarray, mask: np.ndarray) -> _Candidates:
     return _Candidates(labels, np.take_along_axis(log_probs, labels, 1), log_probs[:, 0], mask[labels])
 
 
+@dataclass
+class _Sentence:
+    """One sentence of a batch as the draws read it: its span rows (``rows``, log-probabilities ``lp``), its
+    candidates, each draw's noise and Scene-bias offset (draw 0: none), and its distinct trees so far."""
+
+    b: int
+    words: list[str]
+    rows: slice
+    lp: np.ndarray
+    cand: _Candidates
+    noise: np.ndarray  # (draws + 1, rows, k + 1)
+    offsets: np.ndarray  # (draws + 1,)
+    trees: dict[tuple[tuple[int, int, str], ...], CompactPassage]
+
+
 def sample_batch(
     net: NumpySpanNet,
     vocab: Vocab,
@@ -95,14 +107,11 @@ def sample_batch(
     gives) followed by the passages of its ``how.draws`` draws, in draw order; a draw that decodes to the same
     tree as an earlier one of its sentence returns that passage object again."""
     mask = main_relation_mask(vocab)
-    labels = list(vocab.labels)
-    main_labels = {label for label, m in zip(labels, mask.tolist(), strict=True) if m}
     fence, lengths = net.encode(feats)
     rows = batch_span_log_probs(net, fence, lengths)
     assert rows.log_probs is not None
     first = np.cumsum([0] + [n * (n + 1) // 2 for n in lengths])
-    size = max(lengths) + 1
-    per_sentence = []
+    sentences = []
     for b in range(len(lengths)):
         lp = rows.log_probs[first[b] : first[b + 1]]
         cand = _candidates(lp + scene_bias * mask, mask)
@@ -110,52 +119,82 @@ def sample_batch(
         noise = rng.gumbel(size=(how.draws + 1, len(lp), cand.labels.shape[1] + 1)) * how.tau
         offsets = rng.normal(size=how.draws + 1) * how.sigma
         noise[0], offsets[0] = 0.0, 0.0  # draw 0: the one-best tree
-        per_sentence.append((lp, cand, noise, offsets))
+        sentences.append(_Sentence(b, list(tokens[b]), slice(first[b], first[b + 1]), lp, cand, noise, offsets, {}))
     out: list[list[CompactPassage]] = [[] for _ in lengths]
-    seen: list[dict[tuple[tuple[int, int, str], ...], CompactPassage]] = [{} for _ in lengths]
-    remotes_done: set[int] = set()
+    with_remotes: set[int] = set()  # trees built by at_least_one_scene, remote edges included
+    main_labels = frozenset(label for label, m in zip(vocab.labels, mask.tolist(), strict=True) if m)
+    build = partial(_build, net=net, vocab=vocab, fence=fence, mask=mask, main_labels=main_labels)
+    build = partial(build, min_scene=min_scene, done=with_remotes)
     for d in range(how.draws + 1):
-        best = np.zeros((len(lengths), size, size), dtype=np.int64)
-        gain = np.full((len(lengths), size, size), -1.0)
-        for b, (_, cand, noise, offsets) in enumerate(per_sentence):
-            bias = scene_bias + float(offsets[d])
-            scored = cand.scores + noise[d, :, 1:] + float(offsets[d]) * cand.main
-            top = scored.argmax(-1)
-            r = slice(first[b], first[b + 1])
-            best[b, rows.start[r], rows.end[r]] = cand.labels[np.arange(len(top)), top]
-            gain[b, rows.start[r], rows.end[r]] = scored[np.arange(len(top)), top] - (cand.null + noise[d, :, 0])
-        for b, found in enumerate(cky_batch(gain, lengths)):
-            lp = per_sentence[b][0]
-            bias = scene_bias + float(per_sentence[b][3][d])
-            n = lengths[b]
-            # the later steps read the network's scores at the draw's Scene bias; trees equal after them are built
-            # once
-            lookup = _sentence_log_probs(lp, bias * mask, n, 0)
+        best, gain = _draw_charts(sentences, d, rows, lengths)
+        for sent, found in zip(sentences, cky_batch(gain, lengths), strict=True):
+            bias = scene_bias + float(sent.offsets[d])
             at = np.array(found, dtype=np.int64).reshape(-1, 2)
-            chosen = best[b, at[:, 0], at[:, 1]].tolist()
-            spans = unnest_scenes([Span(i, j, labels[k]) for (i, j), k in zip(found, chosen, strict=True)])
-            spans = one_center(one_main_relation(spans, n, lookup, vocab.labels), n, lookup, vocab.labels)
-            key = tuple(sorted((s.start, s.end, s.label) for s in spans))
-            if key not in seen[b]:
-                g = spans_to_passage(list(tokens[b]), spans, passage_id="1")
-                # a P or S edge makes its parent a Scene: only a tree without one can lack a Scene
-                if min_scene and not any(x.label in main_labels for x in spans) and not scenes(g):
-                    graph = partial(_sentence_graph, net=net, vocab=vocab, fence=fence, b=b, words=list(tokens[b]),
-                                    log_probs=lp, mask=mask, steps=True, passage_id="1")  # fmt: skip
-                    found_scene = at_least_one_scene(lp, n, mask, vocab.labels, bias, graph)
-                    g = found_scene if found_scene is not None else g
-                    if found_scene is not None:  # built with its remote edges
-                        remotes_done.add(id(g))
-                seen[b][key] = g
-            out[b].append(seen[b][key])
-    for b, trees in enumerate(seen):
-        one_best = out[b][0]
-        if id(one_best) not in remotes_done:  # exactly as decode_batch adds them: the headline's parse
-            predict_remotes(net, vocab, fence, b, one_best)
-        _add_remotes(
-            net, vocab, fence, b, [g for g in trees.values() if id(g) not in remotes_done and g is not one_best]
-        )
+            chosen = best[sent.b, at[:, 0], at[:, 1]].tolist()
+            out[sent.b].append(
+                build(sent, [Span(i, j, vocab.labels[k]) for (i, j), k in zip(found, chosen, strict=True)], bias)
+            )
+    for sent in sentences:
+        one_best = out[sent.b][0]
+        if id(one_best) not in with_remotes:  # exactly as decode_batch adds them: the headline's parse
+            predict_remotes(net, vocab, fence, sent.b, one_best)
+        others = [g for g in sent.trees.values() if id(g) not in with_remotes and g is not one_best]
+        _add_remotes(net, vocab, fence, sent.b, others)
     return out
+
+
+def _draw_charts(
+    sentences: Sequence[_Sentence], d: int, rows: SpanRows, lengths: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Draw ``d``'s best label and gain over "no unit" of every span of the batch (:func:`cky_batch`'s charts)."""
+    size = max(lengths) + 1
+    best = np.zeros((len(lengths), size, size), dtype=np.int64)
+    gain = np.full((len(lengths), size, size), -1.0)
+    for sent in sentences:
+        cand, noise = sent.cand, sent.noise[d]
+        scored = cand.scores + noise[:, 1:] + float(sent.offsets[d]) * cand.main
+        top = scored.argmax(-1)
+        picked = np.arange(len(top)), top
+        cells = sent.b, rows.start[sent.rows], rows.end[sent.rows]
+        best[cells] = cand.labels[picked]
+        gain[cells] = scored[picked] - (cand.null + noise[:, 0])
+    return best, gain
+
+
+def _build(
+    sent: _Sentence,
+    spans: list[Span],
+    bias: float,
+    *,
+    net: NumpySpanNet,
+    vocab: Vocab,
+    fence: np.ndarray,
+    mask: np.ndarray,
+    main_labels: frozenset[str],
+    min_scene: bool,
+    done: set[int],
+) -> CompactPassage:
+    """The passage of a draw's spans after the decoding's later steps (read at the draw's Scene bias), built
+    once per distinct tree of the sentence, without remote edges unless :func:`at_least_one_scene` built it
+    (its id then goes into ``done``)."""
+    n = len(sent.words)
+    lookup = _sentence_log_probs(sent.lp, bias * mask, n, 0)
+    spans = unnest_scenes(spans)
+    spans = one_center(one_main_relation(spans, n, lookup, vocab.labels), n, lookup, vocab.labels)
+    key = tuple(sorted((s.start, s.end, s.label) for s in spans))
+    if key in sent.trees:
+        return sent.trees[key]
+    g = spans_to_passage(sent.words, spans, passage_id="1")
+    # a P or S edge makes its parent a Scene: only a tree without one can lack a Scene
+    if min_scene and not any(s.label in main_labels for s in spans) and not scenes(g):
+        graph = partial(_sentence_graph, net=net, vocab=vocab, fence=fence, b=sent.b, words=sent.words)
+        graph = partial(graph, log_probs=sent.lp, mask=mask, steps=True, passage_id="1")
+        found = at_least_one_scene(sent.lp, n, mask, vocab.labels, bias, graph)
+        if found is not None:
+            g = found
+            done.add(id(g))
+    sent.trees[key] = g
+    return g
 
 
 def _add_remotes(net: NumpySpanNet, vocab: Vocab, fence: np.ndarray, b: int, trees: list[CompactPassage]) -> None:
