@@ -15,8 +15,8 @@ and peak memory. Models with a guideline-style input parse EWT test as ``ewt``
 and Wiki/20K as ``wiki`` (the guidelines each corpus was annotated with). On 20K the ``ucca`` package's evaluator
 (``normalize=False``) is run on the same pairs when it is installed, and every
 count is compared. Each set is also decoded without the pipeline's Scene bias
-(``lab.scene_bias``; ``unbiased``: F1 and Scenes only, no timing), to show
-what the bias costs in F1 and adds in Scenes.
+and implicit Scenes (``lab.scene_bias``; ``unbiased``: F1 and Scenes only, no
+timing), to show what they cost in F1 and add in Scenes.
 """
 
 from __future__ import annotations
@@ -79,9 +79,9 @@ def ucca_package_agrees(pairs) -> bool | None:
 def evaluate_pipeline(args, pipeline: str | None) -> dict:
     from samsa.parsers.builtin import BuiltinParser
 
-    def build(style: str = "wiki", bias: float | None = None) -> BuiltinParser:
+    def build(style: str = "wiki", bias: float | None = None, implicit: tuple[str, ...] | None = None) -> BuiltinParser:
         return BuiltinParser(pipeline=pipeline, weights=args.weights, threads=args.threads, style=style,
-                             scene_bias=bias)  # fmt: skip
+                             scene_bias=bias, implicit_scenes=implicit)  # fmt: skip
 
     parsers = {style: build(style) for style in ("wiki", "ewt")}
     parser = parsers["wiki"]
@@ -108,8 +108,8 @@ def evaluate_pipeline(args, pipeline: str | None) -> dict:
             "scene_count_equal": round(scene_count_share(pairs), 4),
             "sentences_per_s": round(len(gold) / secs, 1),
         }
-        if parser.scene_bias and not args.no_bias:
-            unbiased = build(parser.style, 0.0)
+        if (parser.scene_bias or parser.implicit_scenes) and not args.no_bias:
+            unbiased = build(parser.style, 0.0, ())
             plain = list(zip(unbiased.parse([tokens(g) for g in gold]), gold, strict=True))
             p0 = evaluate_corpus(plain).to_dict()["labeled"]
             block["unbiased"] = {

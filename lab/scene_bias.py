@@ -38,7 +38,7 @@ from lab.validity import (
     split_sensitivity,
 )
 
-__all__ = ["DEV_LIMITS", "GRID", "choose", "floor_met", "grid_row", "main"]
+__all__ = ["DEV_LIMITS", "GRID", "best_row", "choose", "floor_met", "grid_row", "main"]
 
 #: the Scene biases tried, in order
 GRID = (-1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0)
@@ -53,7 +53,12 @@ DEV_LIMITS: dict[str, dict[str, float]] = {
 GERMAN_LIMITS: dict[str, dict[str, float]] = {"de20k/dev": {"over-split": 15.0, "chunks": 5.0}}
 
 
-def grid_row(bias: float, per_set: Mapping[str, Mapping[str, Any]], human: float | None = None) -> dict[str, Any]:
+def grid_row(
+    bias: float,
+    per_set: Mapping[str, Mapping[str, Any]],
+    human: float | None = None,
+    implicit_scenes: Sequence[str] = (),
+) -> dict[str, Any]:
     """One bias's record: per set (its :func:`~lab.validity.battery_scores`), split sensitivity,
     over-split excess, reversals, the identity's and the battery's mean absolute difference, perfect splits
     scored 0; and the human agreement ``human``."""
@@ -69,7 +74,10 @@ def grid_row(bias: float, per_set: Mapping[str, Mapping[str, Any]], human: float
             "battery_mad": round(battery_mad(stats), 4),
             "perfect_split_zero_share": round(stats["scene-split"].zero_parsed, 4),
         }
-    return {"scene_bias": bias, "sets": sets, "human": None if human is None else round(human, 4)}
+    row = {"scene_bias": bias, "sets": sets, "human": None if human is None else round(human, 4)}
+    if implicit_scenes:
+        row["implicit_scenes"] = sorted(implicit_scenes)
+    return row
 
 
 def _within(row: Mapping[str, Any], limits: Mapping[str, Mapping[str, float]]) -> bool:
@@ -86,36 +94,50 @@ def _mean_sensitivity(row: Mapping[str, Any]) -> float:
     return sum(values) / len(values) if values else float("-inf")
 
 
+def best_row(
+    grid: Sequence[Mapping[str, Any]],
+    limits: Mapping[str, Mapping[str, float]] = DEV_LIMITS,
+    human_floor: float | None = None,
+) -> Mapping[str, Any] | None:
+    """The row of ``grid`` (rows of :func:`grid_row`) that SAMSA needs: among the rows with no reversal and
+    every over-split excess within ``limits``, those whose ``human`` agreement is at least ``human_floor``,
+    then the highest mean split sensitivity; on a tie the bias nearest 0, then the row without implicit Scenes.
+    When no row within the limits reaches the floor, decoding cannot meet it and the agreement (whose bootstrap
+    interval spans about 0.3 on the ACL-2018 benchmark) does not choose: the highest sensitivity within the
+    limits does, and the record says the floor was missed (:func:`floor_met`). None when no row keeps within the
+    limits: the weights are not to be offered."""
+    candidates = [r for r in grid if _within(r, limits)]
+    if not candidates:
+        return None
+    agreeing = [r for r in candidates if human_floor is None or (r["human"] or 0) >= human_floor] or candidates
+    return max(
+        agreeing,
+        key=lambda r: (_mean_sensitivity(r), -abs(r["scene_bias"]), -len(r.get("implicit_scenes", ()))),
+    )
+
+
 def choose(
     grid: Sequence[Mapping[str, Any]],
     limits: Mapping[str, Mapping[str, float]] = DEV_LIMITS,
     human_floor: float | None = None,
 ) -> float | None:
-    """The bias of ``grid`` (rows of :func:`grid_row`) that SAMSA needs: among the rows with no reversal and
-    every over-split excess within ``limits``, those whose ``human`` agreement is at least ``human_floor``,
-    then the highest mean split sensitivity; the bias nearest 0 on a tie. When no row within the limits
-    reaches the floor, decoding cannot meet it and the agreement (whose bootstrap interval spans about 0.3
-    on the ACL-2018 benchmark) does not choose: the highest sensitivity within the limits does, and the record
-    says the floor was missed (:func:`floor_met`). None when no row keeps within the limits: the weights are
-    not to be offered.
+    """The Scene bias of :func:`best_row`.
 
     >>> row = lambda b, s, x, h: {"scene_bias": b, "human": h, "sets": {"wiki/dev": {"split_sensitivity": s,
     ...     "reversals": 0, "over_split_excess": {"over-split": x, "chunks": 0.0}}}}
     >>> grid = [row(-1.0, 0.2, 6.0, 0.30), row(0.0, 0.4, 12.0, 0.26), row(1.0, 0.5, 19.0, 0.20)]
     >>> choose(grid, human_floor=0.25), choose(grid, human_floor=0.35), choose(grid[2:])
     (0.0, 0.0, None)
+    >>> implicit = {**row(0.0, 0.45, 14.0, None), "implicit_scenes": ["H"]}
+    >>> best_row([*grid, implicit])["implicit_scenes"]
+    ['H']
     """
-    candidates = [r for r in grid if _within(r, limits)]
-    if not candidates:
-        return None
-    agreeing = [r for r in candidates if human_floor is None or (r["human"] or 0) >= human_floor] or candidates
-    best = max(agreeing, key=lambda r: (_mean_sensitivity(r), -abs(r["scene_bias"])))
-    return float(best["scene_bias"])
+    row = best_row(grid, limits, human_floor)
+    return None if row is None else float(row["scene_bias"])
 
 
-def floor_met(grid: Sequence[Mapping[str, Any]], chosen: float, human_floor: float) -> bool:
-    """Whether the chosen bias's human agreement reaches the floor."""
-    (row,) = [r for r in grid if r["scene_bias"] == chosen]
+def floor_met(row: Mapping[str, Any], human_floor: float) -> bool:
+    """Whether the chosen row's human agreement reaches the floor."""
     return (row["human"] or 0) >= human_floor
 
 
@@ -139,38 +161,52 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--dry-run", action="store_true", help="print the grid and the choice; write nothing")
     ap.add_argument("--lang", choices=("en", "de"), default="en", help="de: German-20K dev, no human guard")
+    ap.add_argument(
+        "--implicit-scenes",
+        nargs="+",
+        default=None,
+        metavar="CAT",
+        help="also try every bias with an implicit main relation for units of these categories without one "
+        "(tree.implicit_main_relations), and choose among both",
+    )
     args = ap.parse_args(argv)
+    variants: list[tuple[str, ...]] = [(), *([tuple(args.implicit_scenes)] if args.implicit_scenes else [])]
     limits = GERMAN_LIMITS if args.lang == "de" else DEV_LIMITS
     files = {name: list_passage_files(Path(args.data) / "ucca" / name) for name in limits}
     gold = {name: [load_passage(f) for f in fs] for name, fs in files.items()}
     if args.lang == "en":
         sources, outputs, ratings = acl2018_items(args.data)
 
-    def human_at(weights: str | None, biases: Sequence[float]) -> list[float | None]:
+    def human_at(weights: str | None, biases: Sequence[float], implicit: Sequence[str] = ()) -> list[float | None]:
         if args.lang != "en":
             return [None] * len(biases)
-        parser = BuiltinParser(pipeline=args.pipeline, weights=weights)
+        parser = BuiltinParser(pipeline=args.pipeline, weights=weights, implicit_scenes=implicit)
         graphs_at = [[p.to_graph() for p in at] for at in parser.parse_at_biases(sources, biases)]
         return [
             agreement(human_items(graphs, outputs, ratings), resamples=0)["split_outputs"].r for graphs in graphs_at
         ]
 
-    per_set: list[dict[str, Any]] = [{} for _ in GRID]
-    for name, graphs in gold.items():  # each set featurized once, decoded at every bias
-        parser = BuiltinParser(
-            pipeline=args.pipeline, weights=args.weights, style="ewt" if name.startswith("ewt") else "wiki"
-        )
-        for stats, at_bias in zip(per_set, parser.parse_at_biases([tokens(g) for g in graphs], GRID), strict=True):
-            stats[name] = battery_scores(graphs, [p.to_graph() for p in at_bias])
-    humans = human_at(args.weights, GRID)
-    grid = [grid_row(b, stats, h) for b, stats, h in zip(GRID, per_set, humans, strict=True)]
+    grid = []
+    for implicit in variants:
+        per_set: list[dict[str, Any]] = [{} for _ in GRID]
+        for name, graphs in gold.items():  # each set featurized once, decoded at every bias
+            style = "ewt" if name.startswith("ewt") else "wiki"
+            parser = BuiltinParser(pipeline=args.pipeline, weights=args.weights, style=style, implicit_scenes=implicit)
+            at_biases = parser.parse_at_biases([tokens(g) for g in graphs], GRID)
+            for stats, at_bias in zip(per_set, at_biases, strict=True):
+                stats[name] = battery_scores(graphs, [p.to_graph() for p in at_bias])
+        humans = human_at(args.weights, GRID, implicit)
+        grid += [grid_row(b, stats, h, implicit) for b, stats, h in zip(GRID, per_set, humans, strict=True)]
     ref = args.reference_weights or str(BuiltinParser(pipeline=args.pipeline, weights=args.weights).weights)
-    (floor,) = human_at(ref, [0.0])
+    (floor,) = human_at(ref, [0.0], ())
     for r in grid:
         print(json.dumps(r), file=sys.stderr, flush=True)
-    chosen = choose(grid, limits, human_floor=floor)
-    print(f"human agreement floor {floor} ({Path(ref).name}, no bias); chosen scene_bias {chosen}", file=sys.stderr)
-    if chosen is None:
+    row = best_row(grid, limits, human_floor=floor)
+    chosen = None if row is None else float(row["scene_bias"])
+    implicit_chosen = [] if row is None else list(row.get("implicit_scenes", []))
+    print(f"human agreement floor {floor} ({Path(ref).name}, no bias); chosen scene_bias {chosen}, implicit Scenes "
+          f"{implicit_chosen or 'none'}", file=sys.stderr)  # fmt: skip
+    if row is None or chosen is None:
         print("no bias keeps within the limits: these weights are not to be offered", file=sys.stderr)
         return 1
     if args.dry_run:
@@ -180,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         weights,
         decode={
             "scene_bias": chosen,
+            **({"implicit_scenes": implicit_chosen} if implicit_chosen else {}),
             "chosen_by": "no reversal and the over-split excess within the limits on every dev set, then human "
             "agreement at least the reference's, then the highest mean split sensitivity "
             "(lab.scene_bias)"
@@ -190,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
             "reference": None
             if floor is None
             else {"weights": Path(ref).name, "sha256": weights_digest(ref), "human": round(floor, 4)},
-            "human_floor_met": None if floor is None else floor_met(grid, chosen, round(floor, 4)),
+            "human_floor_met": None if floor is None else floor_met(row, round(floor, 4)),
             "command": "python -m lab.scene_bias " + " ".join(sys.argv[1:] if argv is None else argv),
             "dev_sha256": data_hash([f for fs in files.values() for f in fs]),
             "grid": grid,

@@ -169,10 +169,31 @@ def coverage(
             "corpus_inside": sum(c["inside"] for c in found.values())}  # fmt: skip
 
 
+def _greedy_subset(diffs: np.ndarray, sizes: np.ndarray, m: int) -> list[int]:
+    """``m`` lines chosen one at a time, each the one whose manual annotation most lowers the corpus error
+    (mean over outputs of |sum of the remaining signed differences| / sentences): a ceiling, as it knows every
+    line's manual score."""
+    total = diffs.sum(axis=1)
+    used = np.zeros(diffs.shape[1], dtype=bool)
+    out: list[int] = []
+    for _ in range(m):
+        after = np.mean(np.abs(total[:, None] - diffs) / sizes[:, None], axis=0)
+        after[used] = np.inf
+        k = int(np.argmin(after))
+        out.append(k)
+        used[k] = True
+        total = total - diffs[:, k]
+    return out
+
+
 def annotation_curve(scores: dict[str, dict[str, Any]], menus_: Sequence[TreeMenu], shares: Sequence[float],
-                     cal: Calibration, seeds: int = 5) -> dict[str, Any]:  # fmt: skip
+                     cal: Calibration, seeds: int = 5,
+                     gold_counts: Sequence[int] | None = None) -> dict[str, Any]:  # fmt: skip
     """Mean absolute difference between one-best and manual corpus SAMSA over the battery outputs, after
-    replacing a share of the source lines with their manual annotation: suggested lines against random ones."""
+    replacing a share of the source lines with their manual annotation: suggested lines against random ones,
+    and three choices that know the manual annotation: the lines whose one-best Scene count is furthest from
+    the annotators' (``gold_counts``; ties by the suggestion's order), the lines with the largest absolute
+    errors summed over the outputs, and the greedy best subset (:func:`_greedy_subset`)."""
     n = len(menus_)
     per_output = {name: {k: i for i, k in enumerate(rows["sentences"])} for name, rows in scores.items()}
     tree_scores: dict[str, list[list[float]]] = {}
@@ -182,11 +203,18 @@ def annotation_curve(scores: dict[str, dict[str, Any]], menus_: Sequence[TreeMen
             full[k] = ts
         tree_scores[name] = full
     order = suggestion_order(menus_, tree_scores, cal)
-    error = np.zeros(n)
-    for rows in scores.values():
+    diffs = np.zeros((len(scores), n))
+    for o, rows in enumerate(scores.values()):
         for k, m, ts in zip(rows["sentences"], rows["manual"], rows["trees"], strict=True):
-            error[k] += abs(ts[0] - m)
-    oracle = sorted(range(n), key=lambda k: (-error[k], k))
+            diffs[o, k] = ts[0] - m
+    sizes = np.array([len(rows["sentences"]) for rows in scores.values()], dtype=float)
+    error = np.abs(diffs).sum(axis=0)
+    largest = sorted(range(n), key=lambda k: (-error[k], k))
+    rank = {k: r for r, k in enumerate(order)}
+    wrong = None
+    if gold_counts is not None:
+        off = [abs(g - m.counts[0]) for g, m in zip(gold_counts, menus_, strict=True)]
+        wrong = sorted(range(n), key=lambda k: (-off[k], rank[k]))
 
     def mad(manual_lines: set[int]) -> float:
         out = []
@@ -201,9 +229,13 @@ def annotation_curve(scores: dict[str, dict[str, Any]], menus_: Sequence[TreeMen
     curve = []
     for share in shares:
         m = round(share * n)
-        curve.append({"share": share, "suggested": round(mad(set(order[:m])), 3),
-                      "oracle": round(mad(set(oracle[:m])), 3),
-                      "random": round(float(np.mean([mad(set(r[:m])) for r in randoms])), 3)})  # fmt: skip
+        point = {"share": share, "suggested": round(mad(set(order[:m])), 3),
+                 "random": round(float(np.mean([mad(set(r[:m])) for r in randoms])), 3),
+                 "oracle_largest_errors": round(mad(set(largest[:m])), 3),
+                 "oracle_best_subset": round(mad(set(_greedy_subset(diffs, sizes, m))), 3)}  # fmt: skip
+        if wrong is not None:
+            point["oracle_wrong_count"] = round(mad(set(wrong[:m])), 3)
+        curve.append(point)
     return {"curve": curve}
 
 
@@ -251,7 +283,7 @@ def measure(d: Drawn, cal: Calibration, scores: dict[str, Any] | None = None) ->
     st = calibration_stats(d, cal)
     sc = scores if scores is not None else battery_tree_scores(d, ms)
     return {**{k: round(v, 4) for k, v in st.items()}, **coverage(sc, ms, margin=cal.margin),
-            **annotation_curve(sc, ms, [0.0, 0.1, 0.2, 0.3], cal)}  # fmt: skip
+            **annotation_curve(sc, ms, [0.0, 0.1, 0.2, 0.3], cal, gold_counts=d.gold_counts)}  # fmt: skip
 
 
 def draw_sets(pipeline: str, gold: dict[str, list[Any]], base: Calibration) -> dict[str, Drawn]:

@@ -248,3 +248,21 @@ def test_german_lemmas_without_the_extra_say_which_in_one_line(monkeypatch, tmp_
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ['samsa: error: German lemmas need the simplemma package: pip install "samsa-metric[de]"']
     _simplemma_lemma.cache_clear()
+
+
+def test_german_implicit_scenes_in_the_one_best_parse_and_its_draws():
+    from samsa.parsers.builtin import BuiltinParser
+    from samsa.parsers.builtin.sampling import Perturbation
+    from samsa.ucca.graph import to_json
+    from samsa.ucca.queries import scenes
+
+    # German-20K marks a Scene without a word for its process ("Mein Werk?"); the span parser sees none
+    sents = [tokenize_de(s) for s in ("» Heißes Wasser ! «", "» Und jetzt ? ... «", "Der Kapitän sah das Schiff .")]
+    implicit = BuiltinParser(pipeline="de", implicit_scenes=["H"], scene_bias=0)
+    plain = BuiltinParser(pipeline="de", implicit_scenes=[], scene_bias=0)
+    assert "+implicit.H" in implicit.signature() and "implicit" not in plain.signature()
+    best, base = implicit.parse_passages(sents), plain.parse_passages(sents)
+    assert [len(scenes(b)) for b in base] == [1, 1, 1]
+    assert [len(scenes(b)) for b in best] == [2, 2, 1]
+    drawn = implicit.parse_with_draws(sents, Perturbation(4, 0.5, 3.0))
+    assert [to_json(d[0]) for d in drawn] == [to_json(b) for b in best]

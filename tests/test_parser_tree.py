@@ -140,3 +140,26 @@ def test_a_compact_passage_reads_and_writes_as_its_graph_remote_edges_included(u
     assert encode_structure(paper_structure(p), p) == encode_structure(paper_structure(g), g)
     assert [sc.words for sc in paper_structure(p)] == [("John", "got", "home"), ("John", "gave", "Mary", "a", "call")]
     assert as_graph(g) is g
+
+
+def test_implicit_main_relations_make_scenes_of_h_units_without_one():
+    from samsa.parsers.builtin.tree import implicit_main_relations, spans_to_passage
+    from samsa.scoring.paper import paper_structure
+    from samsa.ucca.evaluation import evaluate_corpus as evaluate
+
+    words = "» Ja , er kam . Mein Werk ? «".split()
+    # "Ja" and "Mein Werk" are parallel Scenes with no word for their process; "er kam" has one
+    spans = [Span(1, 2, "H"), Span(3, 5, "H"), Span(3, 4, "A"), Span(4, 5, "P"), Span(6, 8, "H/A")]
+    plain = spans_to_passage(words, spans)
+    assert len(scenes(plain)) == 1
+    assert implicit_main_relations(plain, frozenset()) == 0 and len(scenes(plain)) == 1
+    g = spans_to_passage(words, spans)
+    assert implicit_main_relations(g, frozenset({"H"})) == 2
+    found = paper_structure(g.to_graph())
+    assert [s.words for s in found] == [("Ja",), ("er", "kam"), ("Mein", "Werk")]
+    # an implicit main relation has no words: it scores 0.5 wherever its Scene goes; the participant is read
+    assert [s.main_relation.terminals for s in found] == [frozenset(), frozenset({"0.5"}), frozenset()]
+    assert [p.words for p in found[2].participants] == [("Mein", "Werk")]
+    # labeled F1 reads implicit units apart: the primary and remote figures do not move
+    got = evaluate([(g.to_graph(), plain.to_graph())])
+    assert got.counts["labeled", "primary"].f1 == got.pooled().f1 == 1.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from lab.scene_bias import DEV_LIMITS, choose, floor_met, grid_row
+from lab.scene_bias import DEV_LIMITS, best_row, choose, floor_met, grid_row
 
 
 def row(bias: float, human: float | None = 0.3, **sets: tuple[float | None, float, float, int]) -> dict:
@@ -32,9 +32,19 @@ def test_limits_first_then_human_agreement_then_split_sensitivity():
     assert choose(grid, limits, human_floor=0.25) == 0.0  # 0.5's 0.24 is below the floor
     # none reaches it: decoding cannot meet the floor, and the sensitivity chooses (the record says so)
     assert choose(grid, limits, human_floor=0.35) == 0.5
-    assert not floor_met(grid, 0.5, 0.35) and floor_met(grid, 0.0, 0.25)
+    assert not floor_met(grid[2], 0.35) and floor_met(grid[1], 0.25)
     assert choose(grid, {"wiki": {"over-split": 40.0, "chunks": 5.0}}) == 1.0
     assert choose(grid, {"wiki": {"over-split": 4.0, "chunks": 5.0}}) is None  # none within: not offered
+
+
+def test_implicit_scenes_are_one_more_row_per_bias_and_lose_a_tie():
+    plain = [row(0.0, None, de=(0.30, 12.0, 0.5, 0)), row(1.0, None, de=(0.40, 16.0, 1.0, 0))]
+    rows = (row(0.0, None, de=(0.42, 13.5, 0.7, 0)), row(1.0, None, de=(0.51, 19.3, 3.0, 0)))
+    implicit = [{**r, "implicit_scenes": ["H"]} for r in rows]
+    limits = {"de": {"over-split": 15.0, "chunks": 5.0}}
+    assert best_row([*plain, *implicit], limits) == implicit[0]
+    tie = {**plain[0], "implicit_scenes": ["H"]}
+    assert best_row([tie, plain[0]], limits) is plain[0]
 
 
 def test_a_reversal_rules_a_bias_out_and_ties_go_to_the_bias_nearest_zero():
@@ -94,3 +104,15 @@ def test_the_pipelines_decode_with_the_bias_their_weights_record(pipeline):
     bias = f"+scene_bias.{chosen:g}" if chosen else ""
     assert parser.signature() == f"builtin.v5+{pipeline}+{parser.weights.stem}{bias}"
     assert get_parser(f"builtin:{pipeline}", scene_bias=0).scene_bias == 0.0
+
+
+def test_the_german_pipeline_decodes_as_its_weights_record():
+    from samsa.registry import get_parser
+
+    parser = get_parser("builtin:de")
+    decode = parser.meta["decode"]
+    row = best_row(decode["grid"], decode["limits"])
+    assert row is not None and parser.scene_bias == decode["scene_bias"] == row["scene_bias"]
+    assert sorted(parser.implicit_scenes) == decode["implicit_scenes"] == row["implicit_scenes"] == ["H"]
+    assert parser.signature() == "builtin.v5+de+ucca-span-de-words+implicit.H"
+    assert get_parser("builtin:de", scene_bias=0).implicit_scenes == {"H"}

@@ -65,7 +65,8 @@ class BuiltinParser:
     weights (default ``fast``); ``weights`` reads another file, decoded the same way
     (its signature then names the file, not a pipeline). ``gemm`` says how spaCy's networks multiply matrices
     (``samsa.aligners.annotate.load_spacy``: numpy's BLAS, the default, or thinc's BLIS). ``scene_bias``
-    defaults to what the weights file records (``meta.decode``); the signature names it.
+    defaults to what the weights file records (``meta.decode``); the signature names it, and so does
+    ``implicit_scenes`` (same default): the categories whose units without a P or S get an implicit main relation.
     """
 
     name = DECODING
@@ -82,6 +83,7 @@ class BuiltinParser:
         style: str = "wiki",
         encoder_dir: str | Path | None = None,
         gemm: str = "numpy",
+        implicit_scenes: Sequence[str] | None = None,
     ) -> None:
         from samsa.aligners.annotate import GEMM_BACKENDS
         from samsa.parsers.builtin.features import STYLES, Vocab
@@ -110,6 +112,10 @@ class BuiltinParser:
         # parse (lab.scene_bias); named in the signature
         self.chosen_scene_bias = float(self.meta.get("decode", {}).get("scene_bias", 0.0))
         self.scene_bias = self.chosen_scene_bias if scene_bias is None else float(scene_bias)
+        # the categories whose units without a main relation get an implicit one (tree.implicit_main_relations),
+        # chosen with the bias; named in the signature
+        chosen = self.meta.get("decode", {}).get("implicit_scenes", ())
+        self.implicit_scenes = frozenset(chosen if implicit_scenes is None else implicit_scenes)
         self.weights = path
         self.batch_size = batch_size
         self.threads = threads
@@ -227,6 +233,7 @@ class BuiltinParser:
                     batch=self.batch_size,
                     scene_bias=bias,
                     min_scene=self.min_scene,
+                    implicit_scenes=self.implicit_scenes,
                 )
                 for k, p in zip(idx, passages, strict=True):
                     passages_at[k] = p
@@ -248,7 +255,9 @@ class BuiltinParser:
         tokens = self._tokens(sentences)
         out = [[spans_to_passage([], [])] * (how.draws + 1) for _ in tokens]
         for idx, batch, feats in self._featurized(tokens):
-            drawn = sample_batch(self.net, self.vocab, feats, batch, how, self.scene_bias, self.min_scene)
+            drawn = sample_batch(
+                self.net, self.vocab, feats, batch, how, self.scene_bias, self.min_scene, self.implicit_scenes
+            )
             for k, passages in zip(idx, drawn, strict=True):
                 out[k] = passages
         for k, passages in enumerate(out, 1):
@@ -288,6 +297,7 @@ class BuiltinParser:
     def signature(self) -> str:
         """Parser, weights file and decoding bias: enough to say which parse a SAMSA number used."""
         bias = f"+scene_bias.{self.scene_bias:g}" if self.scene_bias else ""
+        bias += f"+implicit.{''.join(sorted(self.implicit_scenes))}" if self.implicit_scenes else ""
         style = f"+style.{self.style}" if self.style != "wiki" else ""
         pipeline = f"+{self.pipeline}" if self.pipeline else ""
         return f"{self.name}{pipeline}+{self.weights.stem}{bias}{style}"

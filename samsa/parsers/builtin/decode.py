@@ -10,7 +10,7 @@ import numpy as np
 from samsa.parsers.builtin.features import Featurized, Vocab
 from samsa.parsers.builtin.remotes import add_remotes, candidate_pairs, distance_buckets
 from samsa.parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs, span_row
-from samsa.parsers.builtin.tree import UP, Span, spans_to_passage
+from samsa.parsers.builtin.tree import UP, Span, implicit_main_relations, spans_to_passage
 from samsa.parsers.builtin.wellformed import MAIN, LogProbs, one_center, one_main_relation
 from samsa.ucca.compact import CompactPassage
 from samsa.ucca.queries import scenes
@@ -141,6 +141,7 @@ def decode_batch(
     scene_bias: float = 0.0,
     steps: bool = True,
     min_scene: bool = False,
+    implicit_scenes: frozenset[str] = frozenset(),
 ) -> list[CompactPassage]:
     """Parse featurized sentences into passages (:class:`~samsa.ucca.compact.CompactPassage`).
 
@@ -151,6 +152,8 @@ def decode_batch(
     :func:`~samsa.parsers.builtin.wellformed.one_center` (one center per main relation); training scores its
     dev epochs on the network's own spans (``steps=False``). ``min_scene``: a sentence decoded without a Scene
     is decoded again as :func:`at_least_one_scene` says (the Wiki guidelines give every sentence a Scene).
+    ``implicit_scenes``: the categories whose units without a main relation get an implicit one
+    (:func:`~samsa.parsers.builtin.tree.implicit_main_relations`), before the remote edges.
     """
     mask = main_relation_mask(vocab)
     out: list[CompactPassage] = []
@@ -174,6 +177,7 @@ def decode_batch(
                 mask=mask,
                 steps=steps,
                 passage_id=str(b + bi + 1),
+                implicit_scenes=implicit_scenes,
             )
             spans = [Span(i, j, vocab.labels[best[bi, i, j]]) for i, j in found]
             g = graph(spans, scene_bias)
@@ -196,15 +200,17 @@ def _sentence_graph(
     mask: np.ndarray,
     steps: bool,
     passage_id: str,
+    implicit_scenes: frozenset[str] = frozenset(),
 ) -> CompactPassage:
-    """Sentence ``b``'s passage from its decoded spans (decoded at Scene bias ``bias``): the later steps, then
-    remote edges."""
+    """Sentence ``b``'s passage from its decoded spans (decoded at Scene bias ``bias``): the later steps, the
+    implicit main relations, then remote edges."""
     if steps:
         spans = unnest_scenes(spans)
         lookup = _sentence_log_probs(log_probs, bias * mask, len(words), 0)
         spans = one_main_relation(spans, len(words), lookup, vocab.labels)
         spans = one_center(spans, len(words), lookup, vocab.labels)
     g = spans_to_passage(words, spans, passage_id=passage_id)
+    implicit_main_relations(g, implicit_scenes)
     predict_remotes(net, vocab, fence, b, g)
     return g
 

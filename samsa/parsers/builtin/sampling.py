@@ -31,7 +31,7 @@ from samsa.parsers.builtin.decode import (
 from samsa.parsers.builtin.features import Featurized, Vocab
 from samsa.parsers.builtin.remotes import Pair, add_remotes, candidate_pairs
 from samsa.parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs
-from samsa.parsers.builtin.tree import Span, spans_to_passage
+from samsa.parsers.builtin.tree import Span, implicit_main_relations, spans_to_passage
 from samsa.parsers.builtin.wellformed import one_center, one_main_relation
 from samsa.ucca.compact import CompactPassage
 from samsa.ucca.queries import scenes
@@ -102,6 +102,7 @@ def sample_batch(
     how: Perturbation,
     scene_bias: float = 0.0,
     min_scene: bool = False,
+    implicit_scenes: frozenset[str] = frozenset(),
 ) -> list[list[CompactPassage]]:
     """Per sentence, its one-best passage (no noise: what :func:`~samsa.parsers.builtin.decode.decode_batch`
     gives) followed by the passages of its ``how.draws`` draws, in draw order; a draw that decodes to the same
@@ -124,7 +125,7 @@ def sample_batch(
     with_remotes: set[int] = set()  # trees built by at_least_one_scene, remote edges included
     main_labels = frozenset(label for label, m in zip(vocab.labels, mask.tolist(), strict=True) if m)
     build = partial(_build, net=net, vocab=vocab, fence=fence, mask=mask, main_labels=main_labels)
-    build = partial(build, min_scene=min_scene, done=with_remotes)
+    build = partial(build, min_scene=min_scene, done=with_remotes, implicit_scenes=implicit_scenes)
     for d in range(how.draws + 1):
         best, gain = _draw_charts(sentences, d, rows, lengths)
         for sent, found in zip(sentences, cky_batch(gain, lengths), strict=True):
@@ -173,6 +174,7 @@ def _build(
     main_labels: frozenset[str],
     min_scene: bool,
     done: set[int],
+    implicit_scenes: frozenset[str],
 ) -> CompactPassage:
     """The passage of a draw's spans after the decoding's later steps (read at the draw's Scene bias), built
     once per distinct tree of the sentence, without remote edges unless :func:`at_least_one_scene` built it
@@ -185,10 +187,12 @@ def _build(
     if key in sent.trees:
         return sent.trees[key]
     g = spans_to_passage(sent.words, spans, passage_id="1")
+    implicit_main_relations(g, implicit_scenes)
     # a P or S edge makes its parent a Scene: only a tree without one can lack a Scene
     if min_scene and not any(s.label in main_labels for s in spans) and not scenes(g):
         graph = partial(_sentence_graph, net=net, vocab=vocab, fence=fence, b=sent.b, words=sent.words)
         graph = partial(graph, log_probs=sent.lp, mask=mask, steps=True, passage_id="1")
+        graph = partial(graph, implicit_scenes=implicit_scenes)
         found = at_least_one_scene(sent.lp, n, mask, vocab.labels, bias, graph)
         if found is not None:
             g = found

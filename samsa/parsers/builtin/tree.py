@@ -25,8 +25,9 @@ import networkx as nx
 
 from samsa.ucca import graph as G
 from samsa.ucca.compact import CompactPassage
+from samsa.ucca.queries import MAIN_RELATION_TAGS
 
-__all__ = ["HARMONIZE", "Span", "graph_to_spans", "spans_to_graph", "spans_to_passage"]
+__all__ = ["HARMONIZE", "Span", "graph_to_spans", "implicit_main_relations", "spans_to_graph", "spans_to_passage"]
 
 HARMONIZE = {"T": "D", "Q": "E"}
 UP = "^"
@@ -243,3 +244,29 @@ def _drop_empty_units(kinds: dict[str, str], children: dict[str, dict[str, str]]
         del kinds[n], children[n], children[parent][n]
         if parent != G.ROOT_ID and not children[parent]:
             todo.append(parent)
+
+
+def implicit_main_relations(p: CompactPassage, categories: frozenset[str]) -> int:
+    """Give an implicit main relation (P) to every unit that enters its parent over a primary edge whose first
+    category is in ``categories`` and that has no P or S child; return how many were added.
+
+    A span parser sees only units with words, so it never predicts the implicit Scenes the annotators mark
+    (a parallel Scene H with an unexpressed process, as in "» Mein Werk ? «"), and a sentence with one scores
+    every correct split 0. ``categories`` is what the weights file records (``meta.decode.implicit_scenes``,
+    chosen on the dev set by ``lab.scene_bias``); empty: nothing changes."""
+    if not categories:
+        return 0
+    todo = []
+    for kids in p._succ.values():
+        for child, edge in kids.items():
+            if edge["remote"] or edge["categories"][0] not in categories or p._node[child]["layer"] != "1":
+                continue
+            if not any(not MAIN_RELATION_TAGS.isdisjoint(d["categories"]) for d in p._succ[child].values()):
+                todo.append(child)
+    counter = max((int(n.split(".")[1]) for n, d in p._node.items() if d["layer"] == "1"), default=1)
+    for unit in todo:
+        counter += 1
+        nid = f"1.{counter}"
+        p.add_node(nid, {"layer": "1", "type": "FN", "implicit": True, "attributes": {"implicit": "True"}, "extra": {}})
+        p.add_edge(unit, nid, categories=("P",), remote=False, attributes={}, category_attributes=[{"tag": "P"}])
+    return len(todo)
