@@ -202,13 +202,13 @@ def main(argv: list[str] | None = None) -> int:
     for r in grid:
         print(json.dumps(r), file=sys.stderr, flush=True)
     row = best_row(grid, limits, human_floor=floor)
-    chosen = None if row is None else float(row["scene_bias"])
-    implicit_chosen = [] if row is None else list(row.get("implicit_scenes", []))
-    print(f"human agreement floor {floor} ({Path(ref).name}, no bias); chosen scene_bias {chosen}, implicit Scenes "
-          f"{implicit_chosen or 'none'}", file=sys.stderr)  # fmt: skip
-    if row is None or chosen is None:
+    if row is None:
         print("no bias keeps within the limits: these weights are not to be offered", file=sys.stderr)
         return 1
+    chosen = float(row["scene_bias"])
+    implicit_chosen = list(row.get("implicit_scenes", []))
+    print(f"human agreement floor {floor} ({Path(ref).name}, no bias); chosen scene_bias {chosen}, implicit Scenes "
+          f"{implicit_chosen or 'none'}", file=sys.stderr)  # fmt: skip
     if args.dry_run:
         return 0
     weights = BuiltinParser(pipeline=args.pipeline, weights=args.weights).weights

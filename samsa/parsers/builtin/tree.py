@@ -25,7 +25,7 @@ import networkx as nx
 
 from samsa.ucca import graph as G
 from samsa.ucca.compact import CompactPassage
-from samsa.ucca.queries import MAIN_RELATION_TAGS
+from samsa.ucca.queries import scenes
 
 __all__ = ["HARMONIZE", "Span", "graph_to_spans", "implicit_main_relations", "spans_to_graph", "spans_to_passage"]
 
@@ -256,17 +256,20 @@ def implicit_main_relations(p: CompactPassage, categories: frozenset[str]) -> in
     chosen on the dev set by ``lab.scene_bias``); empty: nothing changes."""
     if not categories:
         return 0
-    todo = []
-    for kids in p._succ.values():
-        for child, edge in kids.items():
-            if edge["remote"] or edge["categories"][0] not in categories or p._node[child]["layer"] != "1":
-                continue
-            if not any(not MAIN_RELATION_TAGS.isdisjoint(d["categories"]) for d in p._succ[child].values()):
-                todo.append(child)
-    counter = max((int(n.split(".")[1]) for n, d in p._node.items() if d["layer"] == "1"), default=1)
+    nodes, found = G.node_table(p), set(scenes(p))
+    todo = [
+        child
+        for kids in G.child_table(p).values()
+        for child, edge in kids.items()
+        if not edge["remote"]
+        and edge["categories"][0] in categories
+        and nodes[child]["layer"] == "1"
+        and child not in found
+    ]
+    counter = max((G.node_key(n)[1] for n, d in nodes.items() if d["layer"] == "1"), default=1)
     for unit in todo:
         counter += 1
         nid = f"1.{counter}"
         p.add_node(nid, {"layer": "1", "type": "FN", "implicit": True, "attributes": {"implicit": "True"}, "extra": {}})
-        p.add_edge(unit, nid, categories=("P",), remote=False, attributes={}, category_attributes=[{"tag": "P"}])
+        G.add_edge(p, unit, nid, "P")
     return len(todo)
