@@ -17,7 +17,10 @@ For each set (the pipeline's trees of the gold tokens, seed 0):
   chooses them, at random (mean of 5 seeds), and by an oracle that knows each line's error (the ceiling).
 
 Speed: ``samsa score`` of HSplit's four systems from raw text (no cache, one process), with and without
-``--parse-uncertainty``, alternated in the same run. Writes ``benchmarks/results/uncertainty.json``.
+``--parse-uncertainty``, alternated in the same run; then ``samsa report`` of the same (``-t hsplit``, no cache),
+with ``--no-parse-uncertainty`` and as it runs by default (trees drawn), alternated too, and with
+``--baseline EXE`` that installation's default report beside them. ``--speed-only`` re-times and keeps the sets'
+figures already in the file. Writes ``benchmarks/results/uncertainty.json``.
 """
 
 from __future__ import annotations
@@ -27,12 +30,13 @@ import json
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _data import DATA, HSPLIT_SOURCES, HSPLIT_SYSTEMS, samsa_executable, write_json
+from _data import DATA, HSPLIT_SOURCES, HSPLIT_SYSTEMS, RESULTS, samsa_executable, write_json
 
 from lab.uncertainty import draw_set, load_sets, measure, point_log_loss
 from samsa.engine.uncertainty import CALIBRATION_FILE, parser_calibration
@@ -60,48 +64,92 @@ def one_set(name: str, pipeline: str) -> dict[str, Any]:
     return out
 
 
+def alternated(commands: dict[str, list[str]], repeat: int) -> tuple[dict[str, list[float]], dict[str, str]]:
+    """Each command's wall times over ``repeat`` rounds (the commands alternated within a round), and its last
+    standard output."""
+    walls: dict[str, list[float]] = {name: [] for name in commands}
+    outs: dict[str, str] = {}
+    for _ in range(repeat):
+        for name, argv in commands.items():
+            start = time.perf_counter()
+            done = subprocess.run(argv, capture_output=True, text=True, check=True)
+            walls[name].append(time.perf_counter() - start)
+            outs[name] = done.stdout
+    return walls, outs
+
+
+def timing(walls: dict[str, list[float]]) -> dict[str, Any]:
+    """Medians and rounds, in seconds."""
+    return {
+        "seconds": {k: round(statistics.median(v), 2) for k, v in walls.items()},
+        "rounds": {k: [round(x, 2) for x in v] for k, v in walls.items()},
+    }
+
+
 def speed(repeat: int) -> dict[str, Any]:
     exe = samsa_executable()
     base = [exe, "score", "--source", str(HSPLIT_SOURCES), "--system", *map(str, HSPLIT_SYSTEMS), "--tokenizer",
             "none", "--no-cache", "-q", "--json"]  # fmt: skip
-    walls: dict[str, list[float]] = {"one_best": [], "parse_uncertainty": []}
-    outs: dict[str, Any] = {}
-    for _ in range(repeat):
-        for name, extra in (("one_best", []), ("parse_uncertainty", ["--parse-uncertainty"])):
-            start = time.perf_counter()
-            done = subprocess.run([*base, *extra], capture_output=True, text=True, check=True)
-            walls[name].append(time.perf_counter() - start)
-            outs[name] = json.loads(done.stdout)
+    walls, stdout = alternated({"one_best": base, "parse_uncertainty": [*base, "--parse-uncertainty"]}, repeat)
+    outs = {k: json.loads(v) for k, v in stdout.items()}
     same = [a["samsa"] == b["samsa"] and a["signature"] == b["signature"]
             for a, b in zip(outs["one_best"], outs["parse_uncertainty"], strict=True)]  # fmt: skip
-    med = {k: statistics.median(v) for k, v in walls.items()}
+    t = timing(walls)
     return {
         "command": " ".join(base[1:]),
-        "seconds": {k: round(v, 2) for k, v in med.items()},
-        "rounds": {k: [round(x, 2) for x in v] for k, v in walls.items()},
-        "ratio": round(med["parse_uncertainty"] / med["one_best"], 2),
+        **t,
+        "ratio": round(t["seconds"]["parse_uncertainty"] / t["seconds"]["one_best"], 2),
         "one_best_scores_and_signatures_unchanged": all(same),
         "parse_intervals": [o["parse_interval"] for o in outs["parse_uncertainty"]],
+    }
+
+
+def report_speed(repeat: int, baseline: str | None) -> dict[str, Any]:
+    """``samsa report`` on HSplit's four systems, no cache: without the parse doubt, and with it (the default)."""
+    args = ["report", "-t", "hsplit", *map(str, HSPLIT_SYSTEMS), "--no-cache", "-q", "-o"]
+    with tempfile.TemporaryDirectory() as tmp:
+        page = str(Path(tmp) / "r.html")
+        commands = {
+            "no_parse_uncertainty": [samsa_executable(), *args, page, "--no-parse-uncertainty"],
+            "parse_uncertainty": [samsa_executable(), *args, page],
+        }
+        if baseline:
+            commands["baseline_parse_uncertainty"] = [baseline, *args, page]
+        walls, _ = alternated(commands, repeat)
+    t = timing(walls)
+    sec = t["seconds"]
+    return {
+        "command": " ".join(args) + " FILE",
+        **t,
+        "ratio": round(sec["parse_uncertainty"] / sec["no_parse_uncertainty"], 2),
     }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sets", nargs="+", default=list(SETS), help="gold sets (default: %(default)s)")
-    ap.add_argument("--no-speed", action="store_true", help="skip the HSplit timing")
+    ap.add_argument("--no-speed", action="store_true", help="skip the HSplit timings")
+    ap.add_argument("--speed-only", action="store_true", help="only the HSplit timings (the sets' figures kept)")
+    ap.add_argument("--baseline", metavar="EXE", help="samsa executable of a previous revision: its report timed too")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", default="uncertainty.json")
     args = ap.parse_args()
     result: dict[str, Any] = {"command": "python benchmarks/uncertainty.py " + " ".join(sys.argv[1:]), "sets": {}}
-    for name in args.sets:
+    if args.speed_only:
+        result = json.loads((RESULTS / args.out).read_text(encoding="utf-8"))
+    for name in [] if args.speed_only else args.sets:
         result["sets"][name] = one_set(name, SETS.get(name, "fast"))
         r = result["sets"][name]
         print(f"{name}: ECE {r['ece']:.3f}, log-loss {r['log_loss']:.3f} (point {r['point_log_loss']:.3f}), "
               f"coverage {r['sentence_coverage']:.3f}, corpus inside {r['corpus_inside']}/9, "
               f"curve {r['curve']}", file=sys.stderr, flush=True)  # fmt: skip
     if not args.no_speed:
+        result["timed_by"] = "python benchmarks/uncertainty.py " + " ".join(sys.argv[1:])
         result["speed"] = speed(args.repeat)
         print(f"speed: {result['speed']['seconds']} ratio {result['speed']['ratio']}", file=sys.stderr)
+        result["report_speed"] = report_speed(args.repeat, args.baseline)
+        rs = result["report_speed"]
+        print(f"report: {rs['seconds']} ratio {rs['ratio']}", file=sys.stderr)
     print(write_json(args.out, result))
 
 

@@ -187,15 +187,32 @@ def test_evaluate_combines_parse_and_sampling_uncertainty(fixture_path, capsys):
     assert 0 < second["samsa_p"] <= 1 and result["signatures"]["samsa_parse"].startswith("parse-uncertainty")
 
 
+def _explorer(page):
+    import re
+
+    html = page.read_text()
+    return json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)</script>', html, re.S)[1])
+
+
 def test_report_shows_parse_doubt(tmp_path, fixture_path):
     src, out = fixture_path("paper_sources.txt"), fixture_path("paper_outputs.txt")
-    page = tmp_path / "r.html"
-    assert main(["report", "--source", str(src), str(out), "-o", str(page), "--no-cache", "-q"]) == 0
+    page, cache = tmp_path / "r.html", tmp_path / "cache.sqlite"
+    assert main(["report", "--source", str(src), str(out), "-o", str(page), "--cache", str(cache), "-q"]) == 0
     html = page.read_text()
     assert '"doubt":' in html and '"readings":' in html and "combine sampling and parse uncertainty" in html
+    doubtful = _explorer(page)
+    from samsa.engine.cache import ParseCache
+
+    with ParseCache(cache) as c:  # the one-best parses go to the cache, as without the trees
+        assert c.info()["entries"] == 2
     assert main(["report", "--source", str(src), str(out), "-o", str(page), "--no-cache", "-q",
                  "--no-parse-uncertainty"]) == 0  # fmt: skip
     assert '"doubt":' not in page.read_text()
+    # the one-best parse is the same with the trees drawn (the network run once): its Scenes and scores
+    plain = _explorer(page)
+    for a, b in zip(doubtful["sentences"], plain["sentences"], strict=True):
+        assert a["scenes"] == b["scenes"]
+        assert [(s["samsa"], s["scenes"]) for s in a["systems"]] == [(s["samsa"], s["scenes"]) for s in b["systems"]]
 
 
 def test_a_pipeline_without_a_calibration_is_refused_in_one_line(tmp_path):

@@ -130,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
         xml.check_count(len(sources))
     n = len(sources) if sources else len(xml.files)  # type: ignore[union-attr]
     systems = _read_systems(named, n, source_path)  # read (and counted) before any parsing
+    trees = None
     if xml is not None:
         with progress_bar(len(xml.files), "load", args.quiet) as bar:
             graphs = xml.load(bar.update)
@@ -137,13 +138,16 @@ def run(args: argparse.Namespace) -> int:
         parser, annotation = xml, f"UCCA XML of {args.ucca}"
     else:
         parser = get_parser(default_parser(args))
-        graphs = _parsed(
-            args,
-            len(sources),
-            lambda cache, done: parse_corpus(
-                parser, sources, cache=cache, jobs=worker_count(args.jobs), dask=dask_target(args), progress=done
-            ),
-        )
+        if args.parse_uncertainty and hasattr(parser, "parse_with_draws"):
+            graphs, trees = _parsed_with_trees(args, parser, sources)
+        else:
+            graphs = _parsed(
+                args,
+                len(sources),
+                lambda cache, done: parse_corpus(
+                    parser, sources, cache=cache, jobs=worker_count(args.jobs), dask=dask_target(args), progress=done
+                ),
+            )
         annotation = f"parsed ({parser.signature()})"
     title = f"SAMSA report{': ' + test_set if test_set else ''}"
     return _report(
@@ -155,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
         parser,
         {"title": title, "test_set": test_set, "annotation": annotation},
         documents=False,
+        trees=trees,
     )
 
 
@@ -224,6 +229,26 @@ def _parsed(
             cache.close()
 
 
+def _parsed_with_trees(args: argparse.Namespace, parser: Any, sources: list[str]) -> tuple[list[Any], list[Any]]:
+    """The one-best graphs and the calibrated trees of ``sources``, the network run once. Drawn trees are not
+    cached, so nothing is read from the cache; the one-best parses are written to it, as without the trees."""
+    from samsa.engine.pipeline import progress_bar
+    from samsa.engine.uncertainty import parse_with_trees, parser_calibration
+    from samsa.ucca.compact import as_graph
+
+    calibration = parser_calibration(parser)
+    with progress_bar(None, "parse with uncertainty", args.quiet):
+        best, trees = parse_with_trees(parser, sources, calibration)
+    graphs = [as_graph(p) for p in best]
+    cache = open_cache(args)
+    if cache is not None:
+        try:
+            cache.put_many(parser.cache_key(), sources, graphs)
+        finally:
+            cache.close()
+    return graphs, trees
+
+
 def _report(
     args: argparse.Namespace,
     graphs: list[Any],
@@ -233,21 +258,21 @@ def _report(
     parser: Any,
     info: dict[str, Any],
     documents: bool,
+    trees: list[Any] | None = None,
 ) -> int:
-    """Build and write the page (``info``: title, test set and annotation; ``--title`` wins)."""
+    """Build and write the page (``info``: title, test set and annotation; ``--title`` wins; ``trees``: each
+    source's calibrated trees, for the parse uncertainty)."""
     from samsa.engine.pipeline import progress_bar
     from samsa.report import build_report, render_html
     from samsa.scoring.metric import Samsa
 
     metric = Samsa(samsa_config(args, parser))
     info = {**info, "title": args.title or info["title"], "references": _ref_counts(refs)}
-    trees, calibration = None, None
-    if args.parse_uncertainty and not documents and hasattr(parser, "parse_with_draws"):
-        from samsa.engine.uncertainty import parser_calibration, source_trees
+    calibration = None
+    if trees is not None:
+        from samsa.engine.uncertainty import parser_calibration
 
         calibration = parser_calibration(parser)
-        with progress_bar(None, "parse uncertainty", args.quiet):
-            trees = source_trees(parser, sources, calibration)
     with progress_bar(len(graphs), "report", args.quiet) as bar:
         data = build_report(
             graphs,

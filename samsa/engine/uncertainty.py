@@ -24,7 +24,15 @@ from samsa.scoring.uncertainty import (
     suggestion_order,
 )
 
-__all__ = ["CALIBRATION_FILE", "SourceTrees", "UncertaintyTotals", "parser_calibration", "source_trees", "trees_of"]
+__all__ = [
+    "CALIBRATION_FILE",
+    "SourceTrees",
+    "UncertaintyTotals",
+    "parse_with_trees",
+    "parser_calibration",
+    "source_trees",
+    "trees_of",
+]
 
 #: the calibrations of the shipped weights, by weights file name (written by ``lab.uncertainty --fit``)
 CALIBRATION_FILE = "uncertainty.json"
@@ -149,11 +157,18 @@ def trees_of(best: Any, draws: Sequence[Any], keep: float) -> SourceTrees:
 
 def source_trees(parser: Any, sentences: Sequence[Any], calibration: Calibration) -> list[SourceTrees]:
     """Parse ``sentences`` (texts or token lists) one-best and with the calibration's draws, in this process."""
+    return parse_with_trees(parser, sentences, calibration)[1]
+
+
+def parse_with_trees(
+    parser: Any, sentences: Sequence[Any], calibration: Calibration
+) -> tuple[list[Any], list[SourceTrees]]:
+    """Each sentence's one-best passage (the parser's own: draw 0 is byte-identical to it) and its
+    :class:`SourceTrees`, the network run once, in this process."""
     from samsa.parsers.builtin.sampling import Perturbation
     from samsa.scoring.paper import paper_structure
 
     how = Perturbation(calibration.draws, calibration.tau, calibration.sigma)
-    return [
-        trees_of(paper_structure(best), draws, calibration.keep)
-        for best, *draws in parser.parse_with_draws(sentences, how)
-    ]
+    drawn = parser.parse_with_draws(sentences, how)
+    trees = [trees_of(paper_structure(best), draws, calibration.keep) for best, *draws in drawn]
+    return [passages[0] for passages in drawn], trees
