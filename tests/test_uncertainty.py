@@ -128,6 +128,43 @@ def test_draw_zero_is_the_one_best_parse_and_draws_are_reproducible(fast_parser)
     assert keys[0] == keys[1] and len(set(keys[0])) > 1
 
 
+def test_drawn_trees_round_trip_through_their_cache_encoding(fast_parser):
+    from samsa.engine.entries import decode_draws, encode_draws
+    from samsa.engine.uncertainty import drawn_structures
+    from samsa.parsers.builtin.sampling import Perturbation
+
+    sents = [["John", "got", "home", "and", "gave", "Mary", "a", "call", "."], ["I", "slept", "."]]
+    for words, (_, *draws) in zip(sents, fast_parser.parse_with_draws(sents, Perturbation(6, 0.5, 3.0)), strict=True):
+        pairs = drawn_structures(draws)
+        back = decode_draws(encode_draws(pairs), words)
+        assert back == [st for st, _ in pairs]
+        # a tree drawn twice is one object, before and after
+        assert [id(x) for x in back].count(id(back[0])) == [id(x) for x in pairs].count(id(pairs[0]))
+        assert decode_draws(encode_draws(pairs), ["other", *words[1:]]) is None  # not this sentence's tokens
+    assert decode_draws(b"{", ["a"]) is None and decode_draws('{"v": "paper:0", "trees": [], "order": []}', "a") is None
+
+
+def test_a_warm_cache_holds_the_drawn_trees(tmp_path, fixture_path, capsys, monkeypatch):
+    from samsa.engine.cache import ParseCache
+    from samsa.parsers.builtin import BuiltinParser
+
+    src, out = fixture_path("paper_sources.txt"), fixture_path("paper_outputs.txt")
+    rows, cache = tmp_path / "rows.jsonl", tmp_path / "cache.sqlite"
+    argv = ["score", "--source", str(src), str(out), "--cache", str(cache), "-q", "--json", "--parse-uncertainty"]
+    assert main([*argv, "--per-sentence", str(rows)]) == 0
+    cold, cold_rows = capsys.readouterr().out, rows.read_text()
+    with ParseCache(cache) as c:
+        keys = c.info()["parsers"]
+    assert sorted(keys.values()) == [2, 2] and any("|trees:1+draws.4+tau.0.5+sigma.3" in k for k in keys)
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("a warm cache parsed again")
+
+    monkeypatch.setattr(BuiltinParser, "parse_with_draws", no_parse)
+    assert main([*argv, "--per-sentence", str(rows)]) == 0
+    assert capsys.readouterr().out == cold and rows.read_text() == cold_rows
+
+
 def test_score_parse_uncertainty_end_to_end(tmp_path, fixture_path, capsys):
     src, out = fixture_path("paper_sources.txt"), fixture_path("paper_outputs.txt")
     base = ["score", "--source", str(src), str(out), "--no-cache", "--quiet", "--json"]

@@ -16,7 +16,16 @@ import networkx as nx
 from samsa.scoring.paper import PaperScene, PaperStructure, PaperUnit
 from samsa.ucca.graph import from_json, node_table, to_json, tokens
 
-__all__ = ["STRUCTURE_VERSION", "decode_graph", "decode_structure", "encode_graph", "encode_structure", "input_text"]
+__all__ = [
+    "STRUCTURE_VERSION",
+    "decode_draws",
+    "decode_graph",
+    "decode_structure",
+    "encode_draws",
+    "encode_graph",
+    "encode_structure",
+    "input_text",
+]
 
 
 def input_text(sentence: str | Sequence[str]) -> str:
@@ -54,27 +63,43 @@ def encode_structure(structure: Sequence[PaperScene], g: nx.DiGraph) -> str:
     Terminals are written with their positions in ``g`` so that decoding can
     check them against the input tokens.
     """
+    doc = {"v": STRUCTURE_VERSION, "scenes": _scene_rows(structure, g)}
+    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
 
+
+def encode_draws(draws: Sequence[tuple[Sequence[PaperScene], Any]]) -> str:
+    """The structures of a source's drawn trees, in draw order, as compact JSON: each ``(structure, passage)``
+    pair is written once however often it was drawn (the same pair object); :func:`decode_draws` inverts it."""
+    index: dict[int, int] = {}
+    trees: list[object] = []
+    order = []
+    for pair in draws:
+        if id(pair) not in index:
+            index[id(pair)] = len(trees)
+            trees.append(_scene_rows(*pair))
+        order.append(index[id(pair)])
+    return json.dumps(
+        {"v": STRUCTURE_VERSION, "trees": trees, "order": order}, ensure_ascii=False, separators=(",", ":")
+    )
+
+
+def _scene_rows(structure: Sequence[PaperScene], g: Any) -> list[object]:
     nodes = node_table(g)
 
     def unit(u: PaperUnit) -> list[object]:
         terms = sorted(u.terminals, key=lambda t: nodes[t]["position"])
         return [list(u.units), list(u.centers), terms, list(u.words)]
 
-    def rows(st: Sequence[PaperScene]) -> list[object]:
-        return [
-            [
-                sc.scene,
-                [[t, nodes[t]["position"]] for t in sc.leaves],
-                list(sc.words),
-                unit(sc.main_relation),
-                [unit(p) for p in sc.participants],
-            ]
-            for sc in st
+    return [
+        [
+            sc.scene,
+            [[t, nodes[t]["position"]] for t in sc.leaves],
+            list(sc.words),
+            unit(sc.main_relation),
+            [unit(p) for p in sc.participants],
         ]
-
-    doc = {"v": STRUCTURE_VERSION, "scenes": rows(structure)}
-    return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+        for sc in structure
+    ]
 
 
 def decode_structure(text: str | bytes, sentence: str | Sequence[str]) -> PaperStructure | None:
@@ -87,6 +112,20 @@ def decode_structure(text: str | bytes, sentence: str | Sequence[str]) -> PaperS
         tokens = None if isinstance(sentence, str) else list(sentence)
         return _decode_scenes(doc["scenes"], tokens)
     except (ValueError, TypeError, KeyError):
+        return None
+
+
+def decode_draws(text: str | bytes, sentence: str | Sequence[str]) -> list[PaperStructure] | None:
+    """The drawn trees' structures in ``text`` (:func:`encode_draws`), in draw order (a tree drawn twice is the same
+    object), or None on the terms of :func:`decode_structure`."""
+    try:
+        doc = json.loads(text)
+        if doc["v"] != STRUCTURE_VERSION:
+            return None
+        tokens = None if isinstance(sentence, str) else list(sentence)
+        trees = [_decode_scenes(rows, tokens) for rows in doc["trees"]]
+        return [trees[k] for k in doc["order"]]
+    except (ValueError, TypeError, KeyError, IndexError):
         return None
 
 

@@ -74,17 +74,23 @@ def _windows(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
         yield window
 
 
-def _with_cache(window: list[Item], cache: EntryCache, key: str, scenes: str | None) -> list[Item]:
+def _with_cache(
+    window: list[Item], cache: EntryCache, key: str, scenes: str | None, draws_key: str | None = None
+) -> list[Item]:
     """The window with its parse items that have a cache entry turned into ``cached`` items carrying its graph
     payload, or its structure when ``scenes`` (the current structure version) is given and the entry has one
-    (decoded by the workers)."""
+    (decoded by the workers). With ``draws_key`` (parse uncertainty) a hit needs the structure and the drawn
+    trees' entry under that key as well."""
     out = list(window)
     todo = [k for k, it in enumerate(window) if it.kind == "parse"]
-    found = cache.get_entries(key, [window[k].source for k in todo], scenes) if todo else []
-    for k, entry in zip(todo, found, strict=True):
-        if entry is not None:
-            it = window[k]
-            out[k] = Item("cached", it.source, it.outputs, it.origin, *entry)
+    sources = [window[k].source for k in todo]
+    found = cache.get_entries(key, sources, scenes) if todo else []
+    drawn = cache.get_entries(draws_key, sources, scenes) if todo and draws_key else [None] * len(todo)
+    for k, entry, trees in zip(todo, found, drawn, strict=True):
+        if entry is None or (draws_key is not None and (entry[1] is None or trees is None or trees[1] is None)):
+            continue
+        it = window[k]
+        out[k] = Item("cached", it.source, it.outputs, it.origin, *entry, draws=trees[1] if trees else None)
     return out
 
 
@@ -157,14 +163,14 @@ def run_items(
     job = executor.job
     paper = job.score and job.config.compat == "paper" and not return_graphs
     version = STRUCTURE_VERSION if key is not None and paper else None
+    # parse uncertainty: the drawn trees' structures are cached under their own key (they need the structures)
+    draws_key = _draws_key(key, job) if key is not None and job.uncertainty is not None else None
     submitted: deque[tuple[_Window, list[int]]] = deque()
 
     def chunks() -> Iterator[list[Item]]:
         for given in _windows(items, chunk * window):
-            # parse uncertainty draws trees from the network: nothing is read from the cache (fresh parses are still
-            # written to it)
-            read = key is not None and cache is not None and job.uncertainty is None
-            found = _with_cache(given, cache, key, version) if read and cache is not None and key else given
+            read = key is not None and cache is not None and (job.uncertainty is None or version is not None)
+            found = _with_cache(given, cache, key, version, draws_key) if read and cache is not None and key else given
             state = _Window(given, [None] * len(given))
             order = chunk_order(found)
             for c in range(0, len(order), chunk):
@@ -176,7 +182,7 @@ def run_items(
     for results in executor.map(chunks(), want):
         state, idx = submitted.popleft()
         if key is not None and cache is not None:
-            _store(cache, key, version, [state.items[k] for k in idx], results)
+            _store(cache, key, version, [state.items[k] for k in idx], results, draws_key)
         for k, res in zip(idx, results, strict=True):
             state.results[k] = res
         yield from state.ready()
@@ -184,9 +190,26 @@ def run_items(
             progress(len(idx))
 
 
-def _store(cache: EntryCache, key: str, version: str | None, chunk: list[Item], results: list[ItemResult]) -> None:
+def _draws_key(key: str, job: Job) -> str:
+    """The cache key of a source's drawn trees: the parser's, the sampler's version and the perturbation."""
+    from samsa.parsers.builtin.sampling import SAMPLER_VERSION
+
+    u = job.uncertainty
+    assert u is not None
+    return f"{key}|trees:{SAMPLER_VERSION}+draws.{u.draws}+tau.{u.tau:g}+sigma.{u.sigma:g}"
+
+
+def _store(
+    cache: EntryCache,
+    key: str,
+    version: str | None,
+    chunk: list[Item],
+    results: list[ItemResult],
+    draws_key: str | None = None,
+) -> None:
     """Fresh parses and repaired entries come back encoded (with their structures, when ``version``); cache hits
-    come back without a payload, and with a structure where the cache had only the graph."""
+    come back without a payload, and with a structure where the cache had only the graph. Drawn trees (parse
+    uncertainty) go under ``draws_key``, as a structure without a graph."""
     new = [
         (it.source, r.payload, r.scenes)
         for it, r in zip(chunk, results, strict=True)
@@ -204,6 +227,9 @@ def _store(cache: EntryCache, key: str, version: str | None, chunk: list[Item], 
     ]
     if derived and version:
         cache.put_scenes(key, [s for s, _ in derived], [st for _, st in derived], version)
+    drawn = [(it.source, r.draws) for it, r in zip(chunk, results, strict=True) if r.draws is not None]
+    if drawn and version and draws_key:
+        cache.put_encoded(draws_key, [s for s, _ in drawn], [b""] * len(drawn), [d for _, d in drawn], version)
 
 
 def parse_corpus(

@@ -28,9 +28,11 @@ __all__ = [
     "CALIBRATION_FILE",
     "SourceTrees",
     "UncertaintyTotals",
+    "drawn_structures",
     "parse_with_trees",
     "parser_calibration",
     "source_trees",
+    "trees_from_structures",
     "trees_of",
 ]
 
@@ -141,18 +143,33 @@ class _OnceAligner:
 def trees_of(best: Any, draws: Sequence[Any], keep: float) -> SourceTrees:
     """The calibrated :class:`SourceTrees` of a source from its one-best scoring structure and its drawn passages
     (a passage drawn twice is the same object: its structure is computed once); no draws: one tree."""
+    return trees_from_structures(best, [s for s, _ in drawn_structures(draws)], keep)
+
+
+def drawn_structures(draws: Sequence[Any]) -> list[tuple[Any, Any]]:
+    """``(paper-mode structure, passage)`` of each drawn passage, in order; a passage drawn twice (the same
+    object) gives the same pair object, its structure computed once."""
     from samsa.scoring.paper import paper_structure
+
+    by_id: dict[int, tuple[Any, Any]] = {}
+    for p in draws:
+        if id(p) not in by_id:
+            by_id[id(p)] = (paper_structure(p), p)
+    return [by_id[id(p)] for p in draws]
+
+
+def trees_from_structures(best: Any, draws: Sequence[Any], keep: float) -> SourceTrees:
+    """:func:`trees_of` from the drawn trees' structures (the parse cache keeps these, not the passages)."""
     from samsa.scoring.uncertainty import menu_from_draws, structure_key
 
     key = structure_key(best)
     table: dict[Any, Any] = {key: best}
     by_id: dict[int, tuple[Any, int]] = {}
-    for p in draws:
-        if id(p) not in by_id:
-            st = paper_structure(p)
-            by_id[id(p)] = (structure_key(st), len(st))
-            table.setdefault(by_id[id(p)][0], st)
-    return SourceTrees(menu_from_draws((key, len(best)), [by_id[id(p)] for p in draws], keep), table)
+    for st in draws:
+        if id(st) not in by_id:
+            by_id[id(st)] = (structure_key(st), len(st))
+            table.setdefault(by_id[id(st)][0], st)
+    return SourceTrees(menu_from_draws((key, len(best)), [by_id[id(st)] for st in draws], keep), table)
 
 
 def source_trees(parser: Any, sentences: Sequence[Any], calibration: Calibration) -> list[SourceTrees]:

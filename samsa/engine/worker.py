@@ -51,8 +51,8 @@ class Job:
 @dataclass(frozen=True)
 class Item:
     """One source line: ``kind`` is ``parse`` (``source`` is text or tokens), ``cached`` (the same, with the
-    parse cache's graph ``payload`` or, for paper-mode scoring, its encoded structure ``scenes``), ``graph`` or
-    ``xml`` (a file path)."""
+    parse cache's graph ``payload`` or, for paper-mode scoring, its encoded structure ``scenes``, and with parse
+    uncertainty its drawn trees' ``draws``), ``graph`` or ``xml`` (a file path)."""
 
     kind: ItemKind
     source: Any
@@ -60,6 +60,7 @@ class Item:
     origin: str = ""
     payload: bytes | None = None
     scenes: bytes | None = None
+    draws: bytes | None = None  # parse uncertainty, ``cached``: the encoded structures of the drawn trees
 
 
 @dataclass
@@ -71,6 +72,7 @@ class ItemResult:
     results: list[Any] = field(default_factory=list)
     payload: bytes | None = None
     scenes: bytes | None = None  # also for a cached graph whose structure the cache did not have
+    draws: bytes | None = None  # parse uncertainty: the encoded structures of the trees drawn here (to cache)
     repaired: bool = False  # a cached payload that did not decode: parsed again (the new payload replaces it)
     dropped: str | None = None  # lenient mode: why this passage left the corpus
     menu: TreeMenu | None = None  # parse uncertainty: the source's trees (manual UCCA: one)
@@ -105,6 +107,9 @@ class Worker:
         for k, it in enumerate(items):
             if it.kind == "cached" and it.scenes is not None:
                 got.structures[k] = decode_structure(it.scenes, it.source) if self.paper else None
+                if self.job.uncertainty is not None and got.structures[k] is not None:
+                    got.draws[k] = _cached_draws(it)
+                    got.structures[k] = None if got.draws[k] is None else got.structures[k]
                 got.repaired[k] = got.structures[k] is None
             elif it.kind == "cached":
                 got.graphs[k] = decode_graph(it.payload or b"", it.source)
@@ -119,8 +124,10 @@ class Worker:
         sources = [items[k].source for k in todo]
         parsed = self._parse(sources) if todo else []
         if self.job.uncertainty is not None:
+            from samsa.engine.uncertainty import drawn_structures
+
             for k, trees in zip(todo, parsed, strict=True):
-                got.draws[k] = trees[1:]
+                got.draws[k] = drawn_structures(trees[1:])
             parsed = [trees[0] for trees in parsed]
         for k, g in zip(todo, parsed, strict=True):
             if isinstance(g, CompactPassage):  # the built-in parser's trees: well formed as they are built
@@ -160,7 +167,7 @@ class Worker:
         """Score a chunk; ``want`` says which graphs travel back: ``all`` (as graphs, parsed ones also encoded for
         the cache), ``graphs`` (as graphs only: nobody caches them), ``parsed`` (encoded for the cache, with their
         paper-mode structures) or ``none``."""
-        from samsa.engine.entries import encode_graph, encode_structure
+        from samsa.engine.entries import encode_draws, encode_graph, encode_structure
 
         got = self.load(items)
         keep = [k for k, d in enumerate(got.dropped) if d is None]
@@ -183,6 +190,7 @@ class Worker:
                 and (got.parsed[k] or it.scenes is None)
             ):
                 scenes = encode_structure(st, g).encode("utf-8")
+            drawn = got.draws[k]
             out.append(
                 ItemResult(
                     as_graph(g) if want in ("all", "graphs") else None,
@@ -190,6 +198,7 @@ class Worker:
                     scenes=scenes,
                     repaired=got.repaired[k],
                     dropped=got.dropped[k],
+                    draws=encode_draws(drawn).encode("utf-8") if scenes is not None and drawn is not None else None,
                 )
             )
         if self.metric is None:
@@ -209,13 +218,14 @@ class Worker:
 
     def _tree_scores(self, item: Item, res: ItemResult, structure: Any, draws: list[Any] | None) -> None:
         """The source's calibrated menu of trees and every system's SAMSA on each (tree 0: the one-best, whose
-        scores are the results'); a source without draws (manual UCCA) has one tree."""
-        from samsa.engine.uncertainty import trees_of
+        scores are the results'; ``draws``: the drawn trees' ``(structure, passage)``); a source without draws
+        (manual UCCA) has one tree."""
+        from samsa.engine.uncertainty import trees_from_structures
 
         assert self.job.uncertainty is not None and self.metric is not None
         if structure is None or any(isinstance(r, str) for r in res.results):
             return
-        trees = trees_of(structure, draws or [], self.job.uncertainty.keep)
+        trees = trees_from_structures(structure, [st for st, _ in draws or []], self.job.uncertainty.keep)
         for r, line in zip(res.results, item.outputs, strict=True):
             res.tree_scores.append([r.samsa, *trees.scores(self.metric, line, skip=1)])
         # the parent needs each tree's count, weight and scores, not its structure key (the run keeps a menu a line)
@@ -231,7 +241,16 @@ class _Loaded:
     parsed: list[bool]  # parsed here (new, or a cached entry that did not decode)
     repaired: list[bool]  # a cached entry that did not decode
     dropped: list[str | None]  # lenient mode: why the item left the corpus
-    draws: list[list[Any] | None]  # parse uncertainty: the trees drawn for a parsed item
+    draws: list[list[Any] | None]  # parse uncertainty: the drawn trees' (structure, passage; None when cached)
+
+
+def _cached_draws(item: Item) -> list[tuple[Any, None]] | None:
+    """The drawn trees of a cache hit, as ``(structure, None)`` (a tree drawn twice: the same structure), or None
+    when it has none or they do not decode."""
+    from samsa.engine.entries import decode_draws
+
+    drawn = None if item.draws is None else decode_draws(item.draws, item.source)
+    return None if drawn is None else [(st, None) for st in drawn]
 
 
 def _structure(g: nx.DiGraph | None, compat: Compat) -> Any:

@@ -36,7 +36,11 @@ from samsa.parsers.builtin.wellformed import one_center, one_main_relation
 from samsa.ucca.compact import CompactPassage
 from samsa.ucca.queries import scenes
 
-__all__ = ["Perturbation", "sample_batch", "sentence_rng"]
+__all__ = ["SAMPLER_VERSION", "Perturbation", "sample_batch", "sentence_rng"]
+
+#: the version of the drawing rules (noise, decoding of a draw): the parse cache keys drawn trees by it, so raise
+#: it with any change that gives a sentence other trees for the same parser and perturbation
+SAMPLER_VERSION = "1"
 
 
 @dataclass(frozen=True)
