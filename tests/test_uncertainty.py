@@ -144,6 +144,24 @@ def test_drawn_trees_round_trip_through_their_cache_encoding(fast_parser):
     assert decode_draws(b"{", ["a"]) is None and decode_draws('{"v": "paper:0", "trees": [], "order": []}', "a") is None
 
 
+def test_parse_with_trees_reads_what_the_cache_holds_and_parses_the_rest(tmp_path, fast_parser):
+    from samsa.engine.cache import ParseCache
+    from samsa.engine.uncertainty import parse_with_trees, parser_calibration
+    from samsa.ucca.compact import as_graph
+    from samsa.ucca.graph import to_json
+
+    cal = parser_calibration(fast_parser)
+    sents = ["John got home and gave Mary a call .", "I read the book that John wrote .", "Rain fell ."]
+    fresh = parse_with_trees(fast_parser, sents, cal)
+    with ParseCache(tmp_path / "c.sqlite") as cache:
+        parse_with_trees(fast_parser, sents[1:2], cal, cache=cache)  # one sentence cached
+        mixed = parse_with_trees(fast_parser, sents, cal, cache=cache)  # read one, parse two
+        warm = parse_with_trees(fast_parser, sents, cal, cache=cache)  # read all three
+    for best, trees in (mixed, warm):
+        assert [to_json(as_graph(b)) for b in best] == [to_json(as_graph(b)) for b in fresh[0]]
+        assert [t.menu for t in trees] == [t.menu for t in fresh[1]]
+
+
 def test_a_warm_cache_holds_the_drawn_trees(tmp_path, fixture_path, capsys, monkeypatch):
     from samsa.engine.cache import ParseCache
     from samsa.parsers.builtin import BuiltinParser
@@ -231,17 +249,23 @@ def _explorer(page):
     return json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)</script>', html, re.S)[1])
 
 
-def test_report_shows_parse_doubt(tmp_path, fixture_path):
+def test_report_shows_parse_doubt(tmp_path, fixture_path, monkeypatch):
+    from samsa.engine.cache import ParseCache
+    from samsa.parsers.builtin import BuiltinParser
+
     src, out = fixture_path("paper_sources.txt"), fixture_path("paper_outputs.txt")
     page, cache = tmp_path / "r.html", tmp_path / "cache.sqlite"
-    assert main(["report", "--source", str(src), str(out), "-o", str(page), "--cache", str(cache), "-q"]) == 0
+    argv = ["report", "--source", str(src), str(out), "-o", str(page), "--cache", str(cache), "-q"]
+    assert main(argv) == 0
     html = page.read_text()
     assert '"doubt":' in html and '"readings":' in html and "combine sampling and parse uncertainty" in html
     doubtful = _explorer(page)
-    from samsa.engine.cache import ParseCache
-
-    with ParseCache(cache) as c:  # the one-best parses go to the cache, as without the trees
-        assert c.info()["entries"] == 2
+    with ParseCache(cache) as c:  # the one-best parses and their drawn trees go to the cache
+        assert sorted(c.info()["parsers"].values()) == [2, 2]
+    with monkeypatch.context() as m:  # and a second page reads them: the network does not run
+        m.setattr(BuiltinParser, "parse_with_draws", lambda *a, **k: pytest.fail("a warm cache parsed again"))
+        assert main(argv) == 0
+        assert page.read_text() == html
     assert main(["report", "--source", str(src), str(out), "-o", str(page), "--no-cache", "-q",
                  "--no-parse-uncertainty"]) == 0  # fmt: skip
     assert '"doubt":' not in page.read_text()

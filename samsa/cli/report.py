@@ -230,23 +230,21 @@ def _parsed(
 
 
 def _parsed_with_trees(args: argparse.Namespace, parser: Any, sources: list[str]) -> tuple[list[Any], list[Any]]:
-    """The one-best graphs and the calibrated trees of ``sources``, the network run once. Drawn trees are not
-    cached, so nothing is read from the cache; the one-best parses are written to it, as without the trees."""
+    """The one-best graphs and the calibrated trees of ``sources``, the network run once for the sources the parse
+    cache does not hold with their drawn trees (those are written to it)."""
     from samsa.engine.pipeline import progress_bar
     from samsa.engine.uncertainty import parse_with_trees, parser_calibration
     from samsa.ucca.compact import as_graph
 
     calibration = parser_calibration(parser)
-    with progress_bar(None, "parse with uncertainty", args.quiet):
-        best, trees = parse_with_trees(parser, sources, calibration)
-    graphs = [as_graph(p) for p in best]
     cache = open_cache(args)
-    if cache is not None:
-        try:
-            cache.put_many(parser.cache_key(), sources, graphs)
-        finally:
+    try:
+        with progress_bar(None, "parse with uncertainty", args.quiet):
+            best, trees = parse_with_trees(parser, sources, calibration, cache=cache)
+    finally:
+        if cache is not None:
             cache.close()
-    return graphs, trees
+    return [as_graph(p) for p in best], trees
 
 
 def _report(

@@ -191,12 +191,11 @@ def run_items(
 
 
 def _draws_key(key: str, job: Job) -> str:
-    """The cache key of a source's drawn trees: the parser's, the sampler's version and the perturbation."""
-    from samsa.parsers.builtin.sampling import SAMPLER_VERSION
+    """The cache key of a source's drawn trees (:func:`~samsa.engine.uncertainty.draws_cache_key`)."""
+    from samsa.engine.uncertainty import draws_cache_key
 
-    u = job.uncertainty
-    assert u is not None
-    return f"{key}|trees:{SAMPLER_VERSION}+draws.{u.draws}+tau.{u.tau:g}+sigma.{u.sigma:g}"
+    assert job.uncertainty is not None
+    return draws_cache_key(key, job.uncertainty)
 
 
 def _store(

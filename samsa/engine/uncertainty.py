@@ -29,6 +29,7 @@ __all__ = [
     "SourceTrees",
     "UncertaintyTotals",
     "drawn_structures",
+    "draws_cache_key",
     "parse_with_trees",
     "parser_calibration",
     "source_trees",
@@ -178,14 +179,75 @@ def source_trees(parser: Any, sentences: Sequence[Any], calibration: Calibration
 
 
 def parse_with_trees(
-    parser: Any, sentences: Sequence[Any], calibration: Calibration
+    parser: Any, sentences: Sequence[Any], calibration: Calibration, cache: Any = None
 ) -> tuple[list[Any], list[SourceTrees]]:
     """Each sentence's one-best passage (the parser's own: draw 0 is byte-identical to it) and its
-    :class:`SourceTrees`, the network run once, in this process."""
+    :class:`SourceTrees`, the network run once, in this process; passage ``k`` gets ID ``k`` (1-based). With a
+    parse ``cache``, a sentence whose one-best graph and drawn trees are there is read, and the others are parsed
+    and written (the graph with its structure, and the trees, as a scoring run writes them)."""
+    from samsa.scoring.paper import paper_structure
+
+    hits = _cached_trees(cache, parser, sentences, calibration) if cache is not None else [None] * len(sentences)
+    best: list[Any] = [None] * len(sentences)
+    trees: list[Any] = [None] * len(sentences)
+    for k, hit in enumerate(hits):
+        if hit is not None:
+            best[k], drawn = hit
+            trees[k] = trees_from_structures(paper_structure(best[k]), drawn, calibration.keep)
+    todo = [k for k, hit in enumerate(hits) if hit is None]
+    fresh = _drawn_fresh(parser, [sentences[k] for k in todo], calibration)
+    for k, (passage, structure, pairs) in zip(todo, fresh, strict=True):
+        best[k] = passage
+        trees[k] = trees_from_structures(structure, [st for st, _ in pairs], calibration.keep)
+    if cache is not None and todo:
+        _write_trees(cache, parser, calibration, [sentences[k] for k in todo], fresh)
+    for k, p in enumerate(best, 1):
+        p.graph["passage_id"] = str(k)
+    return best, trees
+
+
+def draws_cache_key(parser_key: str, calibration: Calibration) -> str:
+    """The parse cache's key of a source's drawn trees: the parser's, the sampler's version and the perturbation."""
+    from samsa.parsers.builtin.sampling import SAMPLER_VERSION
+
+    c = calibration
+    return f"{parser_key}|trees:{SAMPLER_VERSION}+draws.{c.draws}+tau.{c.tau:g}+sigma.{c.sigma:g}"
+
+
+def _drawn_fresh(parser: Any, sentences: Sequence[Any], calibration: Calibration) -> list[tuple[Any, Any, Any]]:
+    """Per sentence, parsed now: its one-best passage, that passage's structure and :func:`drawn_structures`."""
     from samsa.parsers.builtin.sampling import Perturbation
     from samsa.scoring.paper import paper_structure
 
+    if not sentences:
+        return []
     how = Perturbation(calibration.draws, calibration.tau, calibration.sigma)
     drawn = parser.parse_with_draws(sentences, how)
-    trees = [trees_of(paper_structure(best), draws, calibration.keep) for best, *draws in drawn]
-    return [passages[0] for passages in drawn], trees
+    return [(b, paper_structure(b), drawn_structures(draws)) for b, *draws in drawn]
+
+
+def _cached_trees(cache: Any, parser: Any, sentences: Sequence[Any], calibration: Calibration) -> list[Any]:
+    """Per sentence, ``(one-best graph, drawn trees' structures)`` from the cache, or None."""
+    from samsa.engine.entries import STRUCTURE_VERSION, decode_draws
+
+    key = parser.cache_key()
+    graphs = cache.get_many(key, sentences)
+    entries = cache.get_entries(draws_cache_key(key, calibration), sentences, STRUCTURE_VERSION)
+    out: list[Any] = []
+    for s, g, e in zip(sentences, graphs, entries, strict=True):
+        drawn = None if g is None or e is None or e[1] is None else decode_draws(e[1], s)
+        out.append(None if drawn is None else (g, drawn))
+    return out
+
+
+def _write_trees(
+    cache: Any, parser: Any, calibration: Calibration, sentences: Sequence[Any], fresh: list[tuple[Any, Any, Any]]
+) -> None:
+    from samsa.engine.entries import STRUCTURE_VERSION, encode_draws, encode_graph, encode_structure
+
+    key = parser.cache_key()
+    graphs = [encode_graph(b) for b, _, _ in fresh]
+    structures = [encode_structure(st, b).encode("utf-8") for b, st, _ in fresh]
+    cache.put_encoded(key, sentences, graphs, structures, STRUCTURE_VERSION)
+    drawn = [encode_draws(pairs).encode("utf-8") for _, _, pairs in fresh]
+    cache.put_encoded(draws_cache_key(key, calibration), sentences, [b""] * len(fresh), drawn, STRUCTURE_VERSION)
