@@ -138,8 +138,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="draw trees from the parser's distribution (calibrated on the dev sets): each --per-sentence row "
         "gains a 'parse' object (mean, 90%% interval, P(score=0), Scene-count distribution) and each system a "
-        "95%% parse interval of its corpus SAMSA; the headline score stays the one-best parse's (the sources are "
-        "parsed afresh: the parse cache is not read)",
+        "95%% parse interval of its corpus SAMSA; the headline score stays the one-best parse's (the parse cache "
+        "keeps the drawn trees beside each one-best parse)",
     )
     unc.add_argument(
         "--suggest-annotation",
