@@ -1,7 +1,13 @@
-"""Scaling of ``samsa score --source`` with the corpus size: time and peak memory at 1k / 10k / 50k pairs.
+"""Scaling of ``samsa score --source`` with the corpus size: time and peak memory at 1k / 10k / 50k pairs; and
+(``--long``) with the length of one sentence.
 
 Usage:
     python benchmarks/scaling.py [--sizes 1000 10000 50000] [--jobs 2]
+    python benchmarks/scaling.py --long [--tokens 100 1000 5000 20000]      # scaling_long.json
+
+``--long``: one line of N tokens, without sentence punctuation, scored against itself (``--max-tokens`` raised to
+N where N is above the default line limit), in English and German, one process (it is the worker), with and
+without ``--parse-uncertainty``: whether it scored or was refused in one line, the wall time and the peak RSS.
 
 Workload: the WikiSplit test set (5,000 real sentence pairs, raw text; the
 split side as the system output), repeated to each size. ``--no-cache`` so that
@@ -67,26 +73,81 @@ def _pss(pid: int) -> int:
     return 0
 
 
-def run(cmd: list[str]) -> tuple[float, int, int]:
+def measure(cmd: list[str]) -> tuple[float, int, int, int, str]:
+    """(wall seconds, peak RSS, peak PSS, exit code, stderr) of ``cmd`` and its descendants, sampled every 0.05 s."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
-    peak_rss = peak_pss = 0
-    while proc.poll() is None:
-        rss, pss = tree_memory(proc.pid)
-        peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
-        time.sleep(0.2)
-    wall = time.perf_counter() - start
-    if proc.returncode:
-        raise SystemExit(proc.stderr.read().decode() if proc.stderr else "failed")
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, cwd=ROOT)
+        peak_rss = peak_pss = 0
+        while proc.poll() is None:
+            rss, pss = tree_memory(proc.pid)
+            peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
+            time.sleep(0.05)
+        wall = time.perf_counter() - start
+        err.seek(0)
+        text = err.read().decode("utf-8", "replace")
+    return wall, peak_rss, peak_pss, proc.returncode, text
+
+
+def run(cmd: list[str]) -> tuple[float, int, int]:
+    wall, peak_rss, peak_pss, code, err = measure(cmd)
+    if code:
+        raise SystemExit(err or "failed")
     return wall, peak_rss, peak_pss
+
+
+#: the words of the long lines: no sentence punctuation, so that no splitter finds a boundary
+LONG_WORDS = {
+    "en": "the cat sat on the mat and the dog ran to the park while people walked along the river".split(),
+    "de": "der Hund lief schnell über die Straße und die Katze schlief auf dem Sofa während Leute gingen".split(),
+}
+
+
+def long_line(lang: str, n: int) -> str:
+    """``n`` words of ``lang`` drawn with a fixed seed: the same line on every run."""
+    import random
+
+    rng = random.Random(n)
+    return " ".join(rng.choice(LONG_WORDS[lang]) for _ in range(n))
+
+
+def long_rows(samsa: str, sizes: list[int]) -> list[dict[str, object]]:
+    """Peak RSS and time of one long line, scored (or refused) in each language, with and without the trees."""
+    tmp = Path(tempfile.mkdtemp(prefix="samsa-long-"))
+    rows = []
+    try:
+        for lang in LONG_WORDS:
+            for n in sizes:
+                path = tmp / f"{lang}{n}.txt"
+                path.write_text(long_line(lang, n) + "\n", encoding="utf-8")
+                for doubt in (False, True):
+                    cmd = [samsa, "score", "--lang", lang, "--source", str(path), str(path), "--no-cache", "--quiet",
+                           "--max-tokens", str(max(n, 1000))] + (["--parse-uncertainty"] if doubt else [])  # fmt: skip
+                    wall, peak_rss, _, code, err = measure(cmd)
+                    row = {"lang": lang, "tokens": n, "parse_uncertainty": doubt, "exit": code,
+                           "outcome": "scored" if code == 0 else "refused" if code == 1 else "failed",
+                           "message": err.strip().splitlines()[-1] if code else "",
+                           "wall_s": round(wall, 2), "peak_rss_mb": round(peak_rss / 2**20, 1)}  # fmt: skip
+                    print(row, file=sys.stderr, flush=True)
+                    rows.append(row)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return rows
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 50000])
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--long", action="store_true", help="one long line instead of many pairs")
+    ap.add_argument("--tokens", type=int, nargs="+", default=[100, 1000, 5000, 20000])
     args = ap.parse_args()
     samsa = samsa_executable()
+    if args.long:
+        rows = long_rows(samsa, args.tokens)
+        write = {"command": "python benchmarks/scaling.py " + " ".join(sys.argv[1:]), "results": rows}
+        print(write_json("scaling_long.json", write))
+        return
     d = DATA / "easse" / "test_sets" / "wikisplit"
     src = (d / "wikisplit.test.untok.orig").read_text(encoding="utf-8").splitlines()
     out = (d / "wikisplit.test.untok.split").read_text(encoding="utf-8").splitlines()

@@ -17,6 +17,7 @@ __all__ = [
     "PluginUnavailable",
     "SamsaError",
     "ScoringError",
+    "SentenceTooLong",
     "UnknownPluginError",
 ]
 
@@ -50,6 +51,28 @@ class InputError(SamsaError, ValueError):
     def __reduce__(self) -> tuple[Any, ...]:
         # picklable with its fields, so an error raised in a worker process reaches the parent intact
         return (self.__class__, (self.path, self.line, self.detail))
+
+
+class SentenceTooLong(InputError):
+    """A sentence longer than the parser reads, refused before anything is allocated for it: the parser's memory
+    grows with the square of a sentence's length and its time with the cube. ``index``: the sentence's 0-based
+    position among those the parser was given (what a caller maps to its file and line)."""
+
+    def __init__(self, path: str | PathLike[str] | None, line: int | None, tokens: int, limit: int, index: int = 0):
+        self.tokens, self.limit, self.index = tokens, limit, index
+        super().__init__(
+            path,
+            line,
+            f"a sentence of {tokens} tokens, more than the parser's limit of {limit} (its memory grows with the "
+            "square of the length); cut the line into sentences, or leave it out",
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (self.__class__, (self.path, self.line, self.tokens, self.limit, self.index))
+
+    def at(self, path: str | PathLike[str] | None, line: int | None) -> SentenceTooLong:
+        """The same refusal, naming the file and line the sentence came from."""
+        return SentenceTooLong(path, line, self.tokens, self.limit, self.index)
 
 
 class InvalidGraphError(InputError):

@@ -23,7 +23,7 @@ from typing import Any
 from samsa import __version__
 from samsa.errors import SamsaError
 
-__all__ = ["COMMANDS", "EXTRAS", "build_parser", "commands", "console", "main", "missing_extra"]
+__all__ = ["COMMANDS", "EXTRAS", "build_parser", "commands", "console", "main", "missing_extra", "out_of_memory"]
 
 #: the sub-commands, in ``--help``'s order: each a module of this package with ``add_parser(subparsers)``
 COMMANDS = (
@@ -124,11 +124,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         what = "terminated (SIGTERM)" if isinstance(e, Terminated) else "interrupted"
         print(f"samsa: {what}; no output was written or replaced", file=sys.stderr)
         return 143 if isinstance(e, Terminated) else 130
+    except MemoryError as e:
+        if args.debug:
+            raise
+        print(f"samsa: error: {out_of_memory(e)}", file=sys.stderr)
+        return 1
     except (SamsaError, OSError) as e:
         if args.debug:
             raise
         print(f"samsa: error: {e}", file=sys.stderr)
         return 1
+
+
+def out_of_memory(error: MemoryError) -> str:
+    """The one line a MemoryError becomes: what ran out, and what to lower.
+
+    >>> out_of_memory(MemoryError("Unable to allocate 11.6 GiB"))[:60]
+    'out of memory (Unable to allocate 11.6 GiB); no output was w'
+    """
+    detail = f" ({error})" if str(error) else ""
+    return (
+        f"out of memory{detail}; no output was written: lower --jobs (each worker holds its own models and "
+        "sentences), cut the longest lines, or run where more memory is free"
+    )
 
 
 def _stdout_discarded() -> None:

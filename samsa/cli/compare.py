@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
             parsed = parser.load(bar.update)
         _check_tokens(gold, parsed, xml.files, parser.files)
     else:
-        parsed, parser = _parse(args, gold)
+        parsed, parser = _parse(args, gold, xml.files)
     metric = Samsa(samsa_config(args, parser))
     result = compare_annotations(gold, parsed, systems, metric)
     rows = result.pop("per_sentence")
@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parse(args: argparse.Namespace, gold: list[Any]) -> tuple[list[Any], Any]:
+def _parse(args: argparse.Namespace, gold: list[Any], files: list[Any]) -> tuple[list[Any], Any]:
     """Parse the gold passages' sentences (their tokenization kept) with --parser."""
     from samsa.engine.pipeline import parse_corpus, progress_bar, worker_count
     from samsa.ucca.graph import tokens
@@ -153,6 +153,7 @@ def _parse(args: argparse.Namespace, gold: list[Any]) -> tuple[list[Any], Any]:
             jobs=worker_count(args.jobs),
             dask=dask_target(args),
             progress=bar.update,
+            origin=[str(f) for f in files],
         )
     finally:
         bar.close()

@@ -232,6 +232,7 @@ def run(args: argparse.Namespace) -> int:
             progress=bar.update,
             documents=args.documents,
             doubt=doubt,
+            source_name=source_path,
         )
     finally:
         bar.close()

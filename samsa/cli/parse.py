@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from samsa.cli.common import add_language_option, add_runtime_options, dask_target, default_parser, open_cache
-from samsa.engine.pipeline import make_executor, progress_bar, run_items, worker_count
+from samsa.engine.pipeline import line_origin, make_executor, progress_bar, run_items, worker_count
 from samsa.engine.worker import Item, Job
 from samsa.errors import OutputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, check_not_interrupted, check_output_path, current_umask, read_lines
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     # run leaves the old directory as it was, and a finished one never keeps files of an earlier, longer run
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
     try:
-        items = (Item("parse", s) for s in sentences)
+        items = (Item("parse", s, origin=line_origin(args.input, k)) for k, s in enumerate(sentences, 1))
         stream = run_items(items, executor, cache=cache, parser=parser, return_graphs=True, progress=bar.update)
         for k, (_, res) in enumerate(stream, 1):
             g = res.graph

@@ -139,13 +139,19 @@ def run(args: argparse.Namespace) -> int:
     else:
         parser = get_parser(default_parser(args))
         if args.parse_uncertainty and hasattr(parser, "parse_with_draws"):
-            graphs, trees = _parsed_with_trees(args, parser, sources)
+            graphs, trees = _parsed_with_trees(args, parser, sources, source_path)
         else:
             graphs = _parsed(
                 args,
                 len(sources),
                 lambda cache, done: parse_corpus(
-                    parser, sources, cache=cache, jobs=worker_count(args.jobs), dask=dask_target(args), progress=done
+                    parser,
+                    sources,
+                    cache=cache,
+                    jobs=worker_count(args.jobs),
+                    dask=dask_target(args),
+                    progress=done,
+                    origin=source_path,
                 ),
             )
         annotation = f"parsed ({parser.signature()})"
@@ -193,7 +199,13 @@ def _documents_report(
             args,
             sum(map(len, texts)),
             lambda cache, done: parse_documents(
-                parser, texts, cache=cache, jobs=worker_count(args.jobs), dask=dask_target(args), progress=done
+                parser,
+                texts,
+                cache=cache,
+                jobs=worker_count(args.jobs),
+                dask=dask_target(args),
+                progress=done,
+                origin=source_path,
             ),
         )
         annotation = f"parsed ({parser.signature()})"
@@ -229,7 +241,9 @@ def _parsed(
             cache.close()
 
 
-def _parsed_with_trees(args: argparse.Namespace, parser: Any, sources: list[str]) -> tuple[list[Any], list[Any]]:
+def _parsed_with_trees(
+    args: argparse.Namespace, parser: Any, sources: list[str], source_path: str
+) -> tuple[list[Any], list[Any]]:
     """The one-best graphs and the calibrated trees of ``sources``, the network run once for the sources the parse
     cache does not hold with their drawn trees (those are written to it)."""
     from samsa.engine.pipeline import progress_bar
@@ -240,7 +254,7 @@ def _parsed_with_trees(args: argparse.Namespace, parser: Any, sources: list[str]
     cache = open_cache(args)
     try:
         with progress_bar(None, "parse with uncertainty", args.quiet):
-            best, trees = parse_with_trees(parser, sources, calibration, cache=cache)
+            best, trees = parse_with_trees(parser, sources, calibration, cache=cache, origin=source_path)
     finally:
         if cache is not None:
             cache.close()

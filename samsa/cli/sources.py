@@ -133,7 +133,12 @@ class DocumentItems:
             graphs = load_documents(self.files)
         else:
             graphs = parse_documents(
-                self.parser, self.texts, cache=cache, jobs=worker_count(self.args.jobs), dask=dask_target(self.args)
+                self.parser,
+                self.texts,
+                cache=cache,
+                jobs=worker_count(self.args.jobs),
+                dask=dask_target(self.args),
+                origin=self.args.source,
             )
         for g, outs, origin in zip(graphs, self.columns, self.origins, strict=True):
             yield Item("graph", g, outs, origin)

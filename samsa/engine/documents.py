@@ -100,17 +100,19 @@ def parse_documents(
     jobs: int = 1,
     dask: str | None = None,
     progress: Callable[[int], Any] | None = None,
+    origin: str | None = None,
 ) -> Iterator[nx.DiGraph]:
     """Each document (its sentences as text) parsed sentence by sentence and joined into one passage, one
     document at a time: the sentences of all documents stream through one run of the parser (cached, in
     parallel, in input order: ``samsa.engine.pipeline.run_items``), so memory holds a window of them, whatever
-    the corpus' size. ``progress`` counts sentences."""
-    from samsa.engine.pipeline import make_executor, run_items
+    the corpus' size. ``progress`` counts sentences; ``origin``: the file the documents are the lines of (named
+    by a refusal)."""
+    from samsa.engine.pipeline import line_origin, make_executor, run_items
     from samsa.engine.worker import Item, Job
 
     executor = make_executor(Job.parse_only(parser), jobs=jobs, dask=dask)
     try:
-        items = (Item("parse", s) for doc in documents for s in doc)
+        items = (Item("parse", s, origin=line_origin(origin, k)) for k, doc in enumerate(documents, 1) for s in doc)
         stream = run_items(items, executor, cache=cache, parser=parser, return_graphs=True, progress=progress)
         for k, doc in enumerate(documents, 1):
             graphs = [next(stream)[1].graph for _ in doc]

@@ -79,6 +79,7 @@ def evaluate(
     progress: Callable[[int], Any] | None = None,
     documents: bool = False,
     doubt: Any = None,
+    source_name: str = "<source>",
 ) -> dict[str, Any]:
     """``{"test_set", "systems": {name: {metric: value}}, "signatures": {metric: signature}}``.
 
@@ -91,6 +92,7 @@ def evaluate(
     document; ``samsa.engine.documents``). ``doubt``: an :class:`~samsa.engine.uncertainty.UncertaintyTotals`
     (of the language's parser's calibration) to fill with parse uncertainty; each system then gets
     ``samsa_parse_lo`` and ``samsa_parse_hi``, the 95% parse interval of its SAMSA (parsed sources only).
+    ``source_name``: what an error about a source line names as its file.
     """
     config = config or _default_config(test_set)
     if not isinstance(systems, Mapping):
@@ -127,7 +129,17 @@ def evaluate(
         if doubt is not None and (ucca is not None or documents):
             raise InputError(None, None, "parse uncertainty needs parsed sentences (no --ucca, no --documents)")
         scores, sig = _samsa(
-            source, [list(o) for o in systems.values()], config, ucca, jobs, dask, cache, progress, documents, doubt
+            source,
+            [list(o) for o in systems.values()],
+            config,
+            ucca,
+            jobs,
+            dask,
+            cache,
+            progress,
+            documents,
+            doubt,
+            source_name,
         )
         for s, (name, (samsa_score, abl)) in enumerate(zip(systems, scores, strict=True)):
             results[name].update(samsa=samsa_score, samsa_abl=abl)
@@ -162,6 +174,7 @@ def _samsa(
     progress: Any,
     documents: bool = False,
     doubt: Any = None,
+    source_name: str = "<source>",
 ) -> tuple[list[tuple[float, float]], str]:
     """SAMSA of every system in one pass: gold UCCA of ``ucca``, else the built-in parser's UCCA of the sources."""
     from dataclasses import replace
@@ -174,7 +187,7 @@ def _samsa(
     from samsa.scoring.metric import Samsa
 
     if documents:
-        graphs, named = _documents(source, config, ucca, jobs, dask, cache, progress)
+        graphs, named = _documents(source, config, ucca, jobs, dask, cache, progress, source_name)
         settings = config.samsa_config(named)
         job = Job(replace(settings, parser=None))
         scores = score_means(
@@ -192,13 +205,29 @@ def _samsa(
     uncertainty = doubt.calibration if doubt is not None else None
     job = Job(settings if kind == "parse" else replace(settings, parser=None), uncertainty=uncertainty)
     scores = score_means(
-        sources, systems, job, kind=kind, jobs=jobs, dask=dask, cache=cache, progress=progress, doubt=doubt
+        sources,
+        systems,
+        job,
+        kind=kind,
+        jobs=jobs,
+        dask=dask,
+        cache=cache,
+        progress=progress,
+        doubt=doubt,
+        origin=source_name,
     )
     return scores, Samsa(settings).signature()
 
 
 def _documents(
-    source: list[str], config: SuiteConfig, ucca: Any, jobs: int, dask: Any, cache: Any, progress: Any
+    source: list[str],
+    config: SuiteConfig,
+    ucca: Any,
+    jobs: int,
+    dask: Any,
+    cache: Any,
+    progress: Any,
+    source_name: str = "<source>",
 ) -> tuple[Iterable[Any], Any]:
     """Each source document as one passage (gold UCCA of ``ucca``, else parsed), and the parser to name."""
     from samsa.config import shared_parser
@@ -210,8 +239,9 @@ def _documents(
             raise InputError(ucca, None, f"holds {len(docs)} documents for {len(source)} source lines")
         return load_documents(docs), "xml"
     texts = [
-        document_sentences(x, separator=config.separator, splitter=config.splitter, where=("<source>", k))
+        document_sentences(x, separator=config.separator, splitter=config.splitter, where=(source_name, k))
         for k, x in enumerate(source, 1)
     ]
     parser = shared_parser(get_language(config.samsa.language).parser)
-    return parse_documents(parser, texts, cache=cache, jobs=jobs, dask=dask, progress=progress), parser
+    parsed = parse_documents(parser, texts, cache=cache, jobs=jobs, dask=dask, progress=progress, origin=source_name)
+    return parsed, parser

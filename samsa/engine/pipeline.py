@@ -45,6 +45,7 @@ __all__ = [
     "Job",
     "Worker",
     "chunk_order",
+    "line_origin",
     "make_executor",
     "parse_corpus",
     "progress_bar",
@@ -239,11 +240,17 @@ def parse_corpus(
     jobs: int = 1,
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
+    origin: str | Sequence[str] | None = None,
 ) -> list[nx.DiGraph]:
-    """Parse sentences (cached, in parallel): graph ``k`` gets passage ID ``k`` (1-based), as ``parser.parse``."""
+    """Parse sentences (cached, in parallel): graph ``k`` gets passage ID ``k`` (1-based), as ``parser.parse``.
+    ``origin``: the file the sentences are the lines of, or each sentence's own file (named by a refusal)."""
     executor = make_executor(Job.parse_only(parser), jobs=jobs, dask=dask)
     try:
-        items = (Item("parse", s) for s in sentences)
+        where = [str(o) for o in origin] if origin is not None and not isinstance(origin, str) else None
+        items = (
+            Item("parse", s, origin=where[k - 1] if where else line_origin(origin, k))  # type: ignore[arg-type]
+            for k, s in enumerate(sentences, 1)
+        )
         graphs = [
             _graph(r)
             for _, r in run_items(items, executor, cache=cache, parser=parser, return_graphs=True, progress=progress)
@@ -268,18 +275,20 @@ def score_means(
     chunk: int = CHUNK,
     window: int = WINDOW,
     doubt: Any = None,
+    origin: str | None = None,
 ) -> list[tuple[float, float]]:
     """Corpus (SAMSA, SAMSA-abl) of each system over ``sources`` (raw sentences, graphs or XML files per ``kind``).
 
     Every system is scored in the same pass, so the sources are parsed once. ``doubt``: an
     :class:`~samsa.engine.uncertainty.UncertaintyTotals` that records each line's trees (``job.uncertainty``
-    set).
+    set). ``origin``: the file raw sources are the lines of (named by a refusal).
     """
     from samsa.scoring.result import CorpusTotals
 
     columns = list(zip(*systems, strict=True))
     items = (
-        Item(kind, src, outs, str(src) if kind == "xml" else "") for src, outs in zip(sources, columns, strict=True)
+        Item(kind, src, outs, str(src) if kind == "xml" else line_origin(origin, k))
+        for k, (src, outs) in enumerate(zip(sources, columns, strict=True), 1)
     )
     totals = [CorpusTotals() for _ in systems]
     executor = make_executor(job, jobs=jobs, dask=dask)
@@ -319,6 +328,11 @@ def sentence_results(
                 return None
             raise InputError(name, line, message)
     return cast("list[SentenceResult]", res.results)
+
+
+def line_origin(path: str | None, line: int) -> str:
+    """An item's ``origin``, ``path:line`` (empty when the path is not known)."""
+    return f"{path}:{line}" if path else ""
 
 
 def warn(message: str) -> None:

@@ -179,12 +179,13 @@ def source_trees(parser: Any, sentences: Sequence[Any], calibration: Calibration
 
 
 def parse_with_trees(
-    parser: Any, sentences: Sequence[Any], calibration: Calibration, cache: Any = None
+    parser: Any, sentences: Sequence[Any], calibration: Calibration, cache: Any = None, origin: str | None = None
 ) -> tuple[list[Any], list[SourceTrees]]:
     """Each sentence's one-best passage (the parser's own: draw 0 is byte-identical to it) and its
     :class:`SourceTrees`, the network run once, in this process; passage ``k`` gets ID ``k`` (1-based). With a
     parse ``cache``, a sentence whose one-best graph and drawn trees are there is read, and the others are parsed
     and written (the graph with its structure, and the trees, as a scoring run writes them)."""
+    from samsa.errors import SentenceTooLong
     from samsa.scoring.paper import paper_structure
 
     hits = _cached_trees(cache, parser, sentences, calibration) if cache is not None else [None] * len(sentences)
@@ -195,7 +196,10 @@ def parse_with_trees(
             best[k], drawn = hit
             trees[k] = trees_from_structures(paper_structure(best[k]), drawn, calibration.keep)
     todo = [k for k, hit in enumerate(hits) if hit is None]
-    fresh = _drawn_fresh(parser, [sentences[k] for k in todo], calibration)
+    try:
+        fresh = _drawn_fresh(parser, [sentences[k] for k in todo], calibration)
+    except SentenceTooLong as e:
+        raise e.at(origin, todo[e.index] + 1) from None
     for k, (passage, structure, pairs) in zip(todo, fresh, strict=True):
         best[k] = passage
         trees[k] = trees_from_structures(structure, [st for st, _ in pairs], calibration.keep)

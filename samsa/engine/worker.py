@@ -18,7 +18,7 @@ from samsa.errors import ConfigError, InputError, ScoringError
 from samsa.scoring.uncertainty import Calibration, TreeMenu
 from samsa.ucca.compact import CompactPassage, as_graph
 
-__all__ = ["Item", "ItemResult", "Job", "Worker"]
+__all__ = ["Item", "ItemResult", "Job", "Worker", "origin_place"]
 
 
 @dataclass(frozen=True)
@@ -121,8 +121,7 @@ class Worker:
             if it.kind != "parse" and not got.repaired[k]:
                 continue
             todo.append(k)
-        sources = [items[k].source for k in todo]
-        parsed = self._parse(sources) if todo else []
+        todo, parsed = self._parse_within_limits(items, todo, got.dropped)
         if self.job.uncertainty is not None:
             from samsa.engine.uncertainty import drawn_structures
 
@@ -136,6 +135,25 @@ class Worker:
                 got.graphs[k] = self._guard(k, got.dropped, check_passage, g, items[k].origin or None)
             got.parsed[k] = got.dropped[k] is None
         return got
+
+    def _parse_within_limits(
+        self, items: Sequence[Item], todo: list[int], dropped: list[str | None]
+    ) -> tuple[list[int], list[Any]]:
+        """Parse items ``todo``; a sentence longer than the parser reads is refused naming its file and line (its
+        item's ``origin``, ``path:line``), or in lenient mode dropped (``dropped``) and the rest parsed."""
+        from samsa.errors import SentenceTooLong
+
+        while todo:
+            try:
+                return todo, self._parse([items[k].source for k in todo])
+            except SentenceTooLong as e:
+                k = todo[e.index]
+                refused = e.at(*origin_place(items[k].origin))
+                if not self.job.lenient:
+                    raise refused from None
+                dropped[k] = str(refused)
+                todo = todo[: e.index] + todo[e.index + 1 :]
+        return todo, []
 
     def _parse(self, sources: Sequence[Any]) -> list[Any]:
         """Parse ``sources``: as :class:`~samsa.ucca.compact.CompactPassage` when the parser gives them and this
@@ -230,6 +248,20 @@ class Worker:
             res.tree_scores.append([r.samsa, *trees.scores(self.metric, line, skip=1)])
         # the parent needs each tree's count, weight and scores, not its structure key (the run keeps a menu a line)
         res.menu = replace(trees.menu, keys=tuple(range(len(trees.menu.keys))))
+
+
+def origin_place(origin: str) -> tuple[str | None, int | None]:
+    """(file, line) of an item's ``origin`` (``path:line``, or a path alone; ``""``: unknown).
+
+    >>> origin_place("data/src.txt:17")
+    ('data/src.txt', 17)
+    >>> origin_place("gold/3.xml")
+    ('gold/3.xml', None)
+    """
+    path, _, line = origin.rpartition(":")
+    if path and line.isdigit():
+        return path, int(line)
+    return origin or None, None
 
 
 @dataclass

@@ -30,6 +30,7 @@ __all__ = [
     "DECODING",
     "DEFAULT_PIPELINE",
     "DEFAULT_WEIGHTS",
+    "MAX_SENTENCE_TOKENS",
     "PIPELINES",
     "BuiltinParser",
     "make",
@@ -53,6 +54,11 @@ DEFAULT_WEIGHTS = PIPELINES[DEFAULT_PIPELINE]
 #: from main relations, one main relation per Scene, one center per main relation that does not coordinate, and
 #: under the Wiki guidelines a sentence left without a Scene decoded again with a larger Scene bias (decode.py)
 DECODING = "builtin.v5"
+#: the longest sentence (in the parser's tokens) the parser reads: a sentence of n tokens has n(n+1)/2 spans, each
+#: scored by the network and read by the decoder, so memory grows with n^2 and decoding time with n^3. At this
+#: limit a sentence parses in about 0.4 GB and 5 s, 0.6 GB and 13 s with its drawn trees (docs/BENCHMARKS.md,
+#: ``benchmarks/scaling.py --long``); a longer one is refused (:class:`~samsa.errors.SentenceTooLong`)
+MAX_SENTENCE_TOKENS = 1000
 #: spaCy components the parser does not read (not loaded at all)
 UNUSED_PIPES = ("ner", "lemmatizer", "attribute_ruler")
 
@@ -67,6 +73,8 @@ class BuiltinParser:
     (``samsa.aligners.annotate.load_spacy``: numpy's BLAS, the default, or thinc's BLIS). ``scene_bias``
     defaults to what the weights file records (``meta.decode``); the signature names it, and so does
     ``implicit_scenes`` (same default): the categories whose units without a P or S get an implicit main relation.
+    ``max_tokens``: the longest sentence it reads (:data:`MAX_SENTENCE_TOKENS`); a longer one is refused before
+    anything is allocated for it.
     """
 
     name = DECODING
@@ -84,6 +92,7 @@ class BuiltinParser:
         encoder_dir: str | Path | None = None,
         gemm: str = "numpy",
         implicit_scenes: Sequence[str] | None = None,
+        max_tokens: int = MAX_SENTENCE_TOKENS,
     ) -> None:
         from samsa.aligners.annotate import GEMM_BACKENDS
         from samsa.parsers.builtin.features import STYLES, Vocab
@@ -117,6 +126,7 @@ class BuiltinParser:
         chosen = self.meta.get("decode", {}).get("implicit_scenes", ())
         self.implicit_scenes = frozenset(chosen if implicit_scenes is None else implicit_scenes)
         self.weights = path
+        self.max_tokens = max_tokens
         self.batch_size = batch_size
         self.threads = threads
         self._model_name = model
@@ -265,8 +275,15 @@ class BuiltinParser:
         return out
 
     def _tokens(self, sentences: Sequence[str | Sequence[str]]) -> list[list[str]]:
-        """Strings tokenized, token lists kept."""
-        return [self.tokenize(s) if isinstance(s, str) else list(s) for s in sentences]
+        """Strings tokenized, token lists kept; a sentence longer than ``max_tokens`` refused (its position among
+        ``sentences`` in the error) before any of them is parsed."""
+        from samsa.errors import SentenceTooLong
+
+        tokens = [self.tokenize(s) if isinstance(s, str) else list(s) for s in sentences]
+        for k, t in enumerate(tokens):
+            if len(t) > self.max_tokens:
+                raise SentenceTooLong(None, None, len(t), self.max_tokens, index=k)
+        return tokens
 
     def _featurized(self, tokens: list[list[str]]) -> Iterator[tuple[list[int], list[list[str]], Any]]:
         """(indices, token lists, features) of the non-empty sentences, in batches of similar length (the BiLSTM

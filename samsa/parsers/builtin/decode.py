@@ -9,7 +9,7 @@ import numpy as np
 
 from samsa.parsers.builtin.features import Featurized, Vocab
 from samsa.parsers.builtin.remotes import add_remotes, candidate_pairs, distance_buckets
-from samsa.parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs, span_row
+from samsa.parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs, row_blocks, span_row
 from samsa.parsers.builtin.tree import UP, Span, implicit_main_relations, spans_to_passage
 from samsa.parsers.builtin.wellformed import MAIN, LogProbs, one_center, one_main_relation
 from samsa.ucca.compact import CompactPassage
@@ -122,13 +122,16 @@ def span_charts(rows: SpanRows, lengths: Sequence[int], bias: np.ndarray) -> tup
     ``bias`` is added to every row's log-probabilities first (the Scene bias);
     cells that are not spans of their sentence hold label 0 and gain -1.
     """
-    logp = rows.log_probs + bias  # (spans of the whole batch, L)
-    top = logp[:, 1:].argmax(-1) + 1
+    assert rows.log_probs is not None
     size = max(lengths) + 1
     best = np.zeros((len(lengths), size, size), dtype=np.int64)
-    best[rows.sentence, rows.start, rows.end] = top
     gain = np.full((len(lengths), size, size), -1.0)
-    gain[rows.sentence, rows.start, rows.end] = logp[np.arange(len(top)), top] - logp[:, 0]
+    for block in row_blocks(len(rows.log_probs)):  # row by row: blocks bound the float64 copy's memory
+        logp = rows.log_probs[block] + bias  # (spans of the block, L)
+        top = logp[:, 1:].argmax(-1) + 1
+        cells = rows.sentence[block], rows.start[block], rows.end[block]
+        best[cells] = top
+        gain[cells] = logp[np.arange(len(top)), top] - logp[:, 0]
     return best, gain
 
 

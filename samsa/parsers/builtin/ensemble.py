@@ -41,9 +41,10 @@ class EnsembleNet:
         encoded = [m.encode(batch) for m in self.members]
         return [fence for fence, _ in encoded], encoded[0][1]
 
-    def span_log_probs(self, fence: Sequence[np.ndarray], b: int, n: int) -> np.ndarray:
-        """Log of the members' mean label probabilities of the spans i < j of sentence ``b``."""
-        logs = [m.span_log_probs(f, b, n) for m, f in zip(self.members, fence, strict=True)]
+    def span_log_probs(self, fence: Sequence[np.ndarray], b: int, n: int, rows: slice | None = None) -> np.ndarray:
+        """Log of the members' mean label probabilities of the spans i < j of sentence ``b`` (``rows``: only those
+        rows of their order)."""
+        logs = [m.span_log_probs(f, b, n, rows) for m, f in zip(self.members, fence, strict=True)]
         return np.logaddexp.reduce(logs, axis=0) - np.log(len(logs))
 
     def remote_logits(

@@ -28,6 +28,9 @@ from samsa.parsers.builtin.features import Featurized, Vocab
 
 __all__ = [
     "FORMATS",
+    "REMOTE_BLOCK",
+    "SPAN_BLOCK",
+    "SPAN_WHOLE",
     "LstmLayer",
     "NumpySpanNet",
     "SpanRows",
@@ -36,6 +39,7 @@ __all__ = [
     "load_state",
     "load_weights",
     "read_header",
+    "row_blocks",
     "save_weights",
     "span_rows",
     "update_meta",
@@ -78,6 +82,28 @@ class LstmLayer(NamedTuple):
     bias_cell: np.ndarray  # (2, 1, H)
 
 
+#: span rows the network scores (and the decoder reads) at once. A sentence of n tokens has n(n+1)/2 spans, and
+#: the MLP's hidden layer holds one float32 vector of its width per span: scored in blocks, a sentence of 1,000
+#: tokens needs about 0.14 GB for its label log-probabilities and 0.03 GB for a block's hidden layer, not 1 GB
+SPAN_BLOCK = 1 << 15
+#: a sentence with at most this many spans (up to 511 tokens) is scored in one piece, exactly as before blocks
+#: existed (a block's matrix product may round differently from the whole sentence's: BLAS picks its kernels by
+#: size)
+SPAN_WHOLE = 1 << 17
+#: (Scene, unit) pairs whose remote edges are classified at once: a sentence of 1,000 tokens has about 100,000
+#: (an ordinary one about 60, classified in one piece as before)
+REMOTE_BLOCK = 1 << 14
+
+
+def row_blocks(m: int, block: int = SPAN_BLOCK) -> list[slice]:
+    """``m`` rows cut into consecutive slices of at most ``block`` rows (one slice for ``m <= block``).
+
+    >>> row_blocks(5, 2)
+    [slice(0, 2, None), slice(2, 4, None), slice(4, 5, None)]
+    """
+    return [slice(lo, min(lo + block, m)) for lo in range(0, max(m, 1), block)]
+
+
 def span_rows(lengths: Sequence[int]) -> SpanRows:
     """Every span of sentences of ``lengths`` tokens, as :class:`SpanRows`."""
     parts = [(np.full(n * (n + 1) // 2, b), *np.triu_indices(n + 1, 1)) for b, n in enumerate(lengths)]
@@ -93,11 +119,23 @@ def batch_span_log_probs(net: Any, fence: np.ndarray, lengths: Sequence[int]) ->
     """``net.span_log_probs`` of every sentence of a batch as one :class:`SpanRows` (the decoder then picks labels
     and fills its charts for the whole batch at once); ``net``: this module's network or any with that method.
 
-    The MLP itself runs sentence by sentence: over a whole batch's spans its
-    temporaries leave the CPU cache.
+    The MLP itself runs sentence by sentence (over a whole batch's spans its
+    temporaries leave the CPU cache), and a long sentence's spans in blocks of
+    :data:`SPAN_BLOCK` rows (its memory then grows with its spans' log-probabilities alone) when it has more than
+    :data:`SPAN_WHOLE`.
     """
     rows = span_rows(lengths)
-    rows.log_probs = np.concatenate([net.span_log_probs(fence, b, n) for b, n in enumerate(lengths)])
+    out: np.ndarray | None = None
+    at = 0
+    for b, n in enumerate(lengths):
+        m = n * (n + 1) // 2
+        for block in [None] if m <= SPAN_WHOLE else row_blocks(m):
+            piece = net.span_log_probs(fence, b, n, block)
+            if out is None:
+                out = np.empty((len(rows.start), piece.shape[1]), dtype=piece.dtype)
+            out[at : at + len(piece)] = piece
+            at += len(piece)
+    rows.log_probs = out
     return rows
 
 
@@ -233,8 +271,9 @@ class NumpySpanNet:
         fence = np.concatenate([fwd[:, :-1], bwd[:, 1:]], axis=-1)
         return fence, [int(n) - 2 for n in lengths]
 
-    def span_logits(self, fence: np.ndarray, b: int, n: int) -> np.ndarray:
-        """Label logits (m, L) of the spans (i, j), i < j, of sentence ``b``, in ``np.triu_indices(n + 1, 1)`` order.
+    def span_logits(self, fence: np.ndarray, b: int, n: int, rows: slice | None = None) -> np.ndarray:
+        """Label logits (m, L) of the spans (i, j), i < j, of sentence ``b``, in ``np.triu_indices(n + 1, 1)`` order
+        (``rows``: only those rows of that order).
 
         The MLP's first layer is linear in the fenceposts, so it is applied to
         the n+1 states: a span's input ``[fwd[j] - fwd[i], bwd[i] - bwd[j]]``
@@ -244,6 +283,8 @@ class NumpySpanNet:
         """
         f = fence[b, : n + 1]
         i, j = np.triu_indices(n + 1, 1)
+        if rows is not None:
+            i, j = i[rows], j[rows]
         q = f[:, : self.hidden] @ self.first_fwd
         q -= f[:, self.hidden :] @ self.first_bwd
         hidden = q[j]
@@ -252,9 +293,10 @@ class NumpySpanNet:
         np.maximum(hidden, 0, out=hidden)
         return hidden @ self.s["classify.3.weight"].T + self.s["classify.3.bias"]
 
-    def span_log_probs(self, fence: np.ndarray, b: int, n: int) -> np.ndarray:
-        """Label log-probabilities (m, L) of the spans i < j (``span_logits``' order): what the decoder reads."""
-        return log_softmax(self.span_logits(fence, b, n))
+    def span_log_probs(self, fence: np.ndarray, b: int, n: int, rows: slice | None = None) -> np.ndarray:
+        """Label log-probabilities (m, L) of the spans i < j (``span_logits``' order, ``rows`` of it): what the
+        decoder reads."""
+        return log_softmax(self.span_logits(fence, b, n, rows))
 
     def span_vectors(self, fence: np.ndarray, b: int, spans: np.ndarray) -> np.ndarray:
         f = fence[b]
@@ -265,7 +307,16 @@ class NumpySpanNet:
     def remote_logits(
         self, fence: np.ndarray, b: int, scenes: np.ndarray, units: np.ndarray, buckets: np.ndarray
     ) -> np.ndarray:
-        """Remote-category logits (m, R) of (scene span, unit span) pairs of sentence ``b``."""
+        """Remote-category logits (m, R) of (scene span, unit span) pairs of sentence ``b``, in blocks of
+        :data:`REMOTE_BLOCK` pairs."""
+        out = [
+            self._remote_block(fence, b, scenes[k], units[k], buckets[k]) for k in row_blocks(len(scenes), REMOTE_BLOCK)
+        ]
+        return out[0] if len(out) == 1 else np.concatenate(out)
+
+    def _remote_block(
+        self, fence: np.ndarray, b: int, scenes: np.ndarray, units: np.ndarray, buckets: np.ndarray
+    ) -> np.ndarray:
         x = np.concatenate(
             [self.span_vectors(fence, b, scenes), self.span_vectors(fence, b, units), self.s["bucket.weight"][buckets]],
             axis=-1,

@@ -30,7 +30,7 @@ from samsa.parsers.builtin.decode import (
 )
 from samsa.parsers.builtin.features import Featurized, Vocab
 from samsa.parsers.builtin.remotes import Pair, add_remotes, candidate_pairs
-from samsa.parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs
+from samsa.parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs, row_blocks
 from samsa.parsers.builtin.tree import Span, implicit_main_relations, spans_to_passage
 from samsa.parsers.builtin.wellformed import one_center, one_main_relation
 from samsa.ucca.compact import CompactPassage
@@ -75,12 +75,20 @@ class _Candidates:
     main: np.ndarray  # (rows, k) bool
 
 
-def _candidates(log_probs: np.ndarray, mask: np.ndarray) -> _Candidates:
+def _candidates(log_probs: np.ndarray, mask: np.ndarray, bias: np.ndarray) -> _Candidates:
+    """The candidates of ``log_probs + bias``, row block by row block (a block's float64 copy bounds the memory)."""
     k = min(TOP_LABELS, log_probs.shape[1] - 1)
-    part = np.argpartition(-log_probs[:, 1:], k - 1, axis=1)[:, :k]  # the best k, unordered
-    order = np.argsort(-np.take_along_axis(log_probs[:, 1:], part, 1), axis=1, kind="stable")
-    labels = np.take_along_axis(part, order, 1) + 1
-    return _Candidates(labels, np.take_along_axis(log_probs, labels, 1), log_probs[:, 0], mask[labels])
+    labels = np.empty((len(log_probs), k), dtype=np.int64)
+    scores = np.empty((len(log_probs), k))
+    null = np.empty(len(log_probs))
+    for block in row_blocks(len(log_probs)):
+        lp = log_probs[block] + bias
+        part = np.argpartition(-lp[:, 1:], k - 1, axis=1)[:, :k]  # the best k, unordered
+        order = np.argsort(-np.take_along_axis(lp[:, 1:], part, 1), axis=1, kind="stable")
+        labels[block] = np.take_along_axis(part, order, 1) + 1
+        scores[block] = np.take_along_axis(lp, labels[block], 1)
+        null[block] = lp[:, 0]
+    return _Candidates(labels, scores, null, mask[labels])
 
 
 @dataclass
@@ -119,9 +127,10 @@ def sample_batch(
     sentences = []
     for b in range(len(lengths)):
         lp = rows.log_probs[first[b] : first[b + 1]]
-        cand = _candidates(lp + scene_bias * mask, mask)
+        cand = _candidates(lp, mask, scene_bias * mask)
         rng = sentence_rng(how.seed, tokens[b])
-        noise = rng.gumbel(size=(how.draws + 1, len(lp), cand.labels.shape[1] + 1)) * how.tau
+        noise = rng.gumbel(size=(how.draws + 1, len(lp), cand.labels.shape[1] + 1))
+        noise *= how.tau
         offsets = rng.normal(size=how.draws + 1) * how.sigma
         noise[0], offsets[0] = 0.0, 0.0  # draw 0: the one-best tree
         sentences.append(_Sentence(b, list(tokens[b]), slice(first[b], first[b + 1]), lp, cand, noise, offsets, {}))
