@@ -1,0 +1,155 @@
+"""What the commands print and write, pinned: the SHA-256 of each case's outputs as revision 2bb279f wrote them.
+
+Refactoring must not change a byte of what users see. Each case runs one command in this process; its standard
+output and the files it writes are hashed after the machine's paths are replaced by placeholders (``{F}`` the
+fixtures, ``{D}`` the data root, ``{T}`` the case's folder). ``outputs.json`` holds the digests;
+``python tests/golden/outputs.py --write`` writes them from the samsa on ``sys.path`` (run it with
+``PYTHONPATH`` pointing at the revision to pin), ``--check`` compares. A deliberate change of an output
+(:data:`CHANGES`) is applied to what is hashed, and named here with the issue that made it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+DIGESTS = Path(__file__).with_name("outputs.json")
+
+#: deliberate changes since the digests were written: (what the new output says, what the pinned one said)
+CHANGES: tuple[tuple[str, str], ...] = ()
+
+
+def _data() -> Path:
+    return Path(os.environ.get("SAMSA_DATA") or ROOT.parent / "shared" / "data")
+
+
+def _hsplit(d: Path) -> list[str]:
+    return [str(d / "hsplit" / "HSplit" / f"HSplit{k}_full") for k in (1, 2)]
+
+
+def cases() -> dict[str, tuple[list[str], bool]]:
+    """name -> (argv with {F} {D} {T} {C} placeholders, needs the shared data)."""
+    en = ["--source", "{F}/paper_sources.txt", "{F}/paper_outputs.txt", "{F}/paper_sources.txt",
+          "--name", "split", "identity"]  # fmt: skip
+    de = ["--lang", "de", "--source", "{F}/de_sources.txt", "{F}/de_outputs.txt", "{F}/de_sources.txt",
+          "--name", "split", "identity"]  # fmt: skip
+    hs = ["--source", "{D}/easse/test_sets/turkcorpus/test.truecase.detok.orig", *_hsplit(Path("{D}"))]
+    out: dict[str, tuple[list[str], bool]] = {}
+    for lang, base, data in (("en", en, False), ("de", de, False), ("hsplit", hs, True)):
+        unc = ["--parse-uncertainty"]
+        out[f"{lang}_table_cold"] = (["score", *base, "--cache", "{C}"], data)
+        out[f"{lang}_table_warm"] = (["score", *base, "--cache", "{C}"], data)
+        out[f"{lang}_json_jobs2"] = (["score", *base, "-f", "json", "--jobs", "2", "--no-cache"], data)
+        out[f"{lang}_unc_cold"] = (["score", *base, *unc, "--cache", "{C}u"], data)
+        out[f"{lang}_unc_warm"] = (["score", *base, *unc, "--cache", "{C}u"], data)
+        out[f"{lang}_unc_json_jobs2"] = (["score", *base, *unc, "-f", "json", "--jobs", "2", "--no-cache"], data)
+        out[f"{lang}_unc_jobs2_warm"] = (["score", *base, *unc, "--jobs", "2", "--cache", "{C}u"], data)
+        one = [a for a in base if a not in ("split", "identity", "--name")][:-1]  # the first system alone
+        out[f"{lang}_rows"] = (["score", *one, "--per-sentence", "{T}/rows.jsonl", "--no-cache"], data)
+        out[f"{lang}_unc_rows"] = (["score", *one, *unc, "--per-sentence", "{T}/rows.jsonl", "--no-cache"], data)
+        out[f"{lang}_suggest"] = (["score", *base, "--suggest-annotation", "2", "--no-cache"], data)
+    ev = ["evaluate", "-t", "hsplit", "-m", "samsa,sari,bleu,fkgl", "-ci", "--paired-bs", *_hsplit(Path("{D}"))]
+    out["hsplit_evaluate"] = ([*ev, "--name", "A", "B", "--no-cache"], True)
+    out["hsplit_evaluate_unc"] = ([*ev, "--name", "A", "B", "--parse-uncertainty", "--no-cache"], True)
+    de_ev = ["evaluate", "--lang", "de", "--source", "{F}/de_sources.txt", "--refs", "{F}/de_outputs.txt", "-m",
+             "samsa,sari,bleu,wstf", "-ci", "--paired-bs", "{F}/de_outputs.txt", "{F}/de_sources.txt"]  # fmt: skip
+    out["de_evaluate"] = ([*de_ev, "--no-cache"], False)
+    out["de_evaluate_unc"] = ([*de_ev, "--parse-uncertainty", "--no-cache"], False)
+    report = ["report", "-t", "hsplit", *_hsplit(Path("{D}")), "-o", "{T}/report.html", "-q"]
+    out["hsplit_report"] = ([*report, "--cache", "{C}r"], True)
+    out["hsplit_report_warm"] = ([*report, "--cache", "{C}r"], True)
+    out["hsplit_report_certain"] = ([*report, "--no-parse-uncertainty", "--no-cache"], True)
+    de_report = ["report", "{F}/de_outputs.txt", "--lang", "de", "--source", "{F}/de_sources.txt", "--refs",
+                 "{F}/de_outputs.txt", "-o", "{T}/report.html", "-q", "--no-cache"]  # fmt: skip
+    out["de_report"] = (de_report, False)
+    cmp = ["compare-annotations", "--ucca", "{F}/ucca/paper", "{F}/paper_outputs.txt", "--per-sentence", "{T}/c.jsonl"]
+    out["en_compare"] = ([*cmp, "--no-cache"], False)
+    out["en_compare_unc"] = ([*cmp, "--parse-uncertainty", "--no-cache"], False)
+    de_cmp = ["compare-annotations", "--lang", "de", "--ucca", "{D}/ucca/de20k/test", "--per-sentence", "{T}/c.jsonl",
+              "--parse-uncertainty", "--no-cache"]  # fmt: skip
+    out["de20k_compare"] = (de_cmp, True)
+    return out
+
+
+def _fill(argv: list[str], tmp: Path, cache: Path) -> list[str]:
+    subs = {"{F}": str(FIXTURES), "{D}": str(_data()), "{T}": str(tmp), "{C}": str(cache)}
+    out = []
+    for a in argv:
+        for k, v in subs.items():
+            a = a.replace(k, v)
+        out.append(a)
+    return out
+
+
+def _identity_system(tmp: Path) -> Path:
+    """German-20K test's compare case scores its sources as a system: the gold tokens joined, a line each."""
+    from samsa.ucca.graph import tokens
+    from samsa.ucca.xml import list_passage_files, load_passage
+
+    path = tmp / "de20k_identity.txt"
+    files = list_passage_files(_data() / "ucca" / "de20k" / "test")
+    path.write_text("".join(" ".join(tokens(load_passage(f))) + "\n" for f in files), encoding="utf-8")
+    return path
+
+
+def run_case(name: str, argv: list[str], tmp: Path, cache: Path, main: Callable[[list[str]], int]) -> str:
+    """The case's outputs, placeholders for the machine's paths, as one text: its exit code, standard output,
+    and each file it wrote under ``tmp``."""
+    case_dir = tmp / name
+    case_dir.mkdir()
+    filled = _fill(argv, case_dir, cache)
+    if name == "de20k_compare":
+        filled.insert(filled.index("--per-sentence"), str(_identity_system(case_dir)))
+    buf = io.StringIO()
+    err = io.StringIO()
+    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
+        code = main(filled)
+    if code != 0:
+        raise RuntimeError(f"{name}: exit {code}: {err.getvalue().strip()}")
+    parts = [f"exit {code}", buf.getvalue()]
+    parts += [f"== {p.name}\n{p.read_text(encoding='utf-8')}" for p in sorted(case_dir.iterdir())]
+    text = "\n".join(parts)
+    for path, mark in ((str(case_dir), "{T}"), (str(_data()), "{D}"), (str(FIXTURES), "{F}")):
+        text = text.replace(path, mark)
+    for new, old in CHANGES:
+        text = text.replace(new, old)
+    return text
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def run_all(names: list[str] | None = None) -> dict[str, str]:
+    from samsa.cli import main
+
+    tmp = Path(tempfile.mkdtemp(prefix="samsa-golden-"))
+    cache = tmp / "cache.sqlite"
+    out = {}
+    for name, (argv, data) in cases().items():
+        if (names and name not in names) or (data and not _data().is_dir()):
+            continue
+        out[name] = digest(run_case(name, argv, tmp, cache, main))
+        print(name, out[name][:16], file=sys.stderr, flush=True)
+    return out
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("SAMSA_CONFIG", str(Path(tempfile.mkdtemp()) / "absent.ini"))
+    os.environ.setdefault("SAMSA_DATA", str(_data()))
+    found = run_all(sys.argv[2:] or None)
+    if sys.argv[1:2] == ["--write"]:
+        DIGESTS.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    else:
+        pinned = json.loads(DIGESTS.read_text(encoding="utf-8"))
+        bad = [n for n, d in found.items() if pinned.get(n) != d]
+        print("differ:", bad or "none")
