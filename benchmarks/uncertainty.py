@@ -111,16 +111,23 @@ def speed(repeat: int) -> dict[str, Any]:
 
 
 def report_speed(repeat: int, baseline: str | None) -> dict[str, Any]:
-    """``samsa report`` on HSplit's four systems, no cache: without the parse doubt, and with it (the default)."""
-    args = ["report", "-t", "hsplit", *map(str, HSPLIT_SYSTEMS), "--no-cache", "-q", "-o"]
+    """``samsa report`` on HSplit's four systems: without the parse doubt and with it (the default), cold (no
+    cache) and warm (each installation its own cache, filled first), in one process and with ``--jobs 2``; with
+    ``--baseline EXE`` that installation's default report beside them."""
+    args = ["report", "-t", "hsplit", *map(str, HSPLIT_SYSTEMS), "-q", "-o"]
     with tempfile.TemporaryDirectory() as tmp:
         page = str(Path(tmp) / "r.html")
-        commands = {
-            "no_parse_uncertainty": [samsa_executable(), *args, page, "--no-parse-uncertainty"],
-            "parse_uncertainty": [samsa_executable(), *args, page],
+        exes = {"": samsa_executable(), **({"baseline_": baseline} if baseline else {})}
+        commands: dict[str, list[str]] = {
+            "no_parse_uncertainty": [samsa_executable(), *args, page, "--no-cache", "--no-parse-uncertainty"]
         }
-        if baseline:
-            commands["baseline_parse_uncertainty"] = [baseline, *args, page]
+        for prefix, exe in exes.items():
+            cache = str(Path(tmp) / f"{prefix}cache.sqlite")
+            subprocess.run([exe, *args, page, "--cache", cache], capture_output=True, check=True)
+            commands[f"{prefix}parse_uncertainty"] = [exe, *args, page, "--no-cache"]
+            commands[f"{prefix}parse_uncertainty_jobs2"] = [exe, *args, page, "--no-cache", "--jobs", "2"]
+            commands[f"{prefix}warm"] = [exe, *args, page, "--cache", cache]
+            commands[f"{prefix}warm_jobs2"] = [exe, *args, page, "--cache", cache, "--jobs", "2"]
         walls, _ = alternated(commands, repeat)
     t = timing(walls)
     sec = t["seconds"]

@@ -57,13 +57,13 @@ class Drawn:
 
 
 def draw_set(parser: Any, gold: Sequence[Any], cal: Calibration, seed: int = 0) -> Drawn:
-    """Parse a gold set's tokens once, one-best and with ``cal.draws`` draws."""
+    """Parse a gold set's tokens once, one-best and with ``cal.n_draws`` draws."""
     from samsa.parsers.builtin.sampling import Perturbation
     from samsa.scoring.paper import paper_structure
     from samsa.ucca.graph import tokens
 
-    drawn = parser.parse_with_draws([tokens(g) for g in gold], Perturbation(cal.draws, cal.tau, cal.sigma, seed))
-    trees = [trees_of(paper_structure(best), draws, 0.0) for best, *draws in drawn]
+    drawn = parser.parse_with_draws([tokens(g) for g in gold], Perturbation(cal.n_draws, cal.tau, cal.sigma, seed))
+    trees = [trees_of(paper_structure(d.best), d, 0.0) for d in drawn]
     return Drawn(list(gold), [len(paper_structure(g)) for g in gold], trees)
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from samsa import __version__
 from samsa.errors import ConfigError
-from samsa.languages import DEFAULT_LANGUAGE, get_language
+from samsa.languages import DEFAULT_LANGUAGE, Language, get_language
 from samsa.signature import format_signature
 from samsa.text import SPLITTERS, TOKENIZERS
 
@@ -65,7 +65,7 @@ class SamsaConfig:
     tokenizer
         How output sentences are tokenized: ``"wordpunct"`` (English's default, as the original scripts),
         ``"none"`` (already tokenized; EASSE's ``"plain"``), sacrebleu's ``"13a"`` / ``"intl"`` (EASSE's
-        ``tokenizer=``), or ``"de"`` (German's default). None: the language's.
+        ``tokenizer=``), or German's own (``de``). None: the language's.
     splitter
         The rule-based sentence splitter of outputs (``samsa.text.SPLITTERS``), when ``separator`` is None;
         None: the language's (``rule.v2`` for English, ``de.v1`` for German).
@@ -81,7 +81,7 @@ class SamsaConfig:
         Mixed sources (``samsa score --ucca DIR --source FILE``): how many lines have manual UCCA, as
         ``"17/359"``; the signature names it. None: all lines are of one kind.
     language
-        The language of sources and outputs (``samsa.languages``; default ``"en"``): it picks the default
+        The language of sources and outputs (``samsa.languages``; default English): it picks the default
         tokenizer, splitter and parser, and the lemma aligner's lemmas; the signature names it unless English.
     """
 
@@ -156,20 +156,12 @@ class SamsaConfig:
         }
 
 
-def language_aligner_options(aligner: Any, options: Mapping[str, Any], lang: Any) -> dict[str, Any]:
-    """The aligner's options for a language: the lemma aligner reads the language's lemmas; an aligner whose
-    resources are English only is refused for another language, in one line."""
-    if not isinstance(aligner, str) or lang.code == DEFAULT_LANGUAGE:
+def language_aligner_options(aligner: Any, options: Mapping[str, Any], lang: Language) -> dict[str, Any]:
+    """The aligner's options for a language (:meth:`~samsa.languages.Language.aligner_options`); an aligner given
+    as an object keeps its own."""
+    if not isinstance(aligner, str):
         return dict(options)
-    base = aligner.split(".v")[0]
-    if base == "sultan" and not lang.sultan:
-        raise ConfigError(
-            f"the sultan aligner needs English resources (PPDB, English dependency tables); for {lang.name} "
-            "use --aligner exact or lemma"
-        )
-    if base == "lemma":
-        return {**{k: v for k, v in options.items() if k != "model"}, "language": lang.code}
-    return dict(options)
+    return lang.aligner_options(aligner, options)
 
 
 @lru_cache(maxsize=8)

@@ -22,6 +22,7 @@ from os import PathLike
 from pathlib import Path
 
 from samsa.errors import ConfigError, InputError
+from samsa.languages import DEFAULT_LANGUAGE
 
 __all__ = [
     "TEST_SETS",
@@ -59,7 +60,7 @@ class TestSet:
     licence: str
     tokenized: bool = False
     separator: str | None = None
-    language: str = "en"
+    language: str = DEFAULT_LANGUAGE
 
 
 def _turk(split: str) -> TestSet:

@@ -143,3 +143,73 @@ def test_the_wheel_holds_what_users_run_and_not_the_lab():
     assert sorted(m.rpartition(".")[2] for m in installed if m.startswith("samsa.studies.")) == [
         "compare", "correlation", "hsplit", "human", "reproduce"]  # fmt: skip
     assert [m for m in installed if "../shared/data" in modules()[m].read_text(encoding="utf-8")] == []
+
+
+#: the longest a function of the package may be, argparse declarations (``add_parser``) aside
+MAX_FUNCTION_LINES = 80
+
+
+def test_no_function_over_80_lines():
+    long = {}
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name != "add_parser":
+                n = (node.end_lineno or node.lineno) - node.lineno + 1
+                if n > MAX_FUNCTION_LINES:
+                    long[f"{name}.{node.name}"] = n
+    assert long == {}
+
+
+def _takes_namespace(fn: ast.FunctionDef) -> list[str]:
+    """The parameters of ``fn`` annotated as an argparse Namespace."""
+    args = [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]
+    return [a.arg for a in args if a.annotation is not None and "Namespace" in ast.unparse(a.annotation)]
+
+
+def test_commands_own_their_arguments():
+    """No function in samsa/cli/ below a command's ``run`` (or ``add_parser``) takes the argparse Namespace, and
+    nothing assigns to it: each command turns it into typed values once, in its ``run``. argparse's own protocol
+    (an ``Action``'s ``__call__``, which stores what it parses) is argparse's, not ours."""
+    takers, writes = [], []
+    for path in sorted((PACKAGE / "cli").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        actions = {
+            n.name
+            for n in ast.walk(tree)
+            if isinstance(n, ast.ClassDef) and any("Action" in ast.unparse(b) for b in n.bases)
+        }
+        methods = {id(f): c.name for c in ast.walk(tree) if isinstance(c, ast.ClassDef) for f in c.body}
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            names = _takes_namespace(fn)
+            if not names or methods.get(id(fn)) in actions:
+                continue
+            if fn.name not in ("run", "add_parser"):
+                takers.append(f"{path.name}:{fn.name}")
+            for node in ast.walk(fn):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+                    node, (ast.AugAssign, ast.AnnAssign)) else []  # fmt: skip
+                for t in targets:
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id in names:
+                        writes.append(f"{path.name}:{fn.lineno}: {ast.unparse(t)}")
+                if isinstance(node, ast.Call) and ast.unparse(node.func) == "setattr" and node.args:
+                    if isinstance(node.args[0], ast.Name) and node.args[0].id in names:
+                        writes.append(f"{path.name}:{node.lineno}: setattr")
+    assert takers == [] and writes == []
+
+
+def test_language_codes_live_in_the_language_table():
+    """A language code is written only in the language table, the tokenizer registries, the test-set data and the
+    report page's ``<html lang>``: a third language is an entry of the table and its resources."""
+    import re
+
+    allowed = {"samsa/languages.py", "samsa/normalize.py", "samsa/text.py", "samsa/testsets.py", "samsa/report/html.py"}
+    code = re.compile(r"[\"'](de|en)[\"']")
+    found = sorted(
+        f"{p.relative_to(ROOT).as_posix()}:{k}"
+        for p in PACKAGE.rglob("*.py")
+        for k, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if code.search(line) and p.relative_to(ROOT).as_posix() not in allowed
+    )
+    assert found == []

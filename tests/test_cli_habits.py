@@ -53,11 +53,12 @@ def test_lowercase_spellings(argv, lowercase):
     ],
 )
 def test_metrics_comma_or_space(argv, metrics, systems):
-    from samsa.cli.io import system_files
+    from samsa.cli.io import named_systems
 
     args = build_parser().parse_args(["evaluate", "-t", "hsplit", *argv])
     assert args.metrics == metrics
-    assert [p for _, p in system_files(args)] == systems
+    paths = [*args.systems, *getattr(args, "more_systems", []), *args.inputs]
+    assert [p for _, p in named_systems(paths, args.names)] == systems
 
 
 def test_list_test_sets():
@@ -169,3 +170,12 @@ def test_easse_module_paths():
     from samsa.easse.utils.resources import get_orig_sents as ported
 
     assert ported is get_orig_sents
+
+
+def test_test_sets_fit_in_100_columns(capsys):
+    from samsa.cli import main
+
+    assert main(["test-sets"]) == 0
+    out = capsys.readouterr().out
+    assert max(map(len, out.splitlines())) <= 100
+    assert "hsplit_test              hsplit" in out  # the short name -t accepts, beside the full one

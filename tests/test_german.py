@@ -265,4 +265,4 @@ def test_german_implicit_scenes_in_the_one_best_parse_and_its_draws():
     assert [len(scenes(b)) for b in base] == [1, 1, 1]
     assert [len(scenes(b)) for b in best] == [2, 2, 1]
     drawn = implicit.parse_with_draws(sents, Perturbation(4, 0.5, 3.0))
-    assert [to_json(d[0]) for d in drawn] == [to_json(b) for b in best]
+    assert [to_json(d.best) for d in drawn] == [to_json(b) for b in best]

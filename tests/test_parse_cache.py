@@ -193,7 +193,7 @@ def test_structure_is_returned_instead_of_the_graph_only_for_its_version(tmp_pat
                                                                            None]  # fmt: skip
         assert cache.get_entries("p", [["a", "b"]], "V2") == [(b"graph-ab", None)]  # other scene rules: the graph
         assert cache.get_entries("p", [["a", "b"]]) == [(b"graph-ab", None)]
-        cache.put_scenes("p", [["c"]], [b"scenes-c"], "V2")
+        cache.put_structures("p", [["c"]], [b"scenes-c"], "V2")
         assert cache.get_entries("p", [["c"]], "V2") == [(None, b"scenes-c")]
     db = sqlite3.connect(path)
     db.execute("UPDATE parses SET scenes = X'00'")  # corrupt structures (digest no longer matches)

@@ -105,7 +105,8 @@ def test_parse_and_compare_annotations_with_jobs(data_dir, tmp_path, capsys):
 
 def test_dask_local_cluster_equals_single_process(data_dir):
     pytest.importorskip("distributed")
-    from samsa.engine.pipeline import Job, score_means
+    from samsa.engine.corpus import score_means
+    from samsa.engine.worker import Job
     from samsa.parsers.builtin import BuiltinParser
 
     files = list_passage_files(data_dir / "ucca" / "20k" / "test")[:60]
@@ -713,7 +714,7 @@ def test_a_pool_scores_chunks_of_cache_hits_here_and_starts_its_workers_for_the_
     parser = _PassageParser()
     passage = parser.parse_passages([["John", "left"]])[0]
     scenes = encode_structure(paper_structure(passage), passage).encode()
-    hit = Item("cached", ["John", "left"], ("John left",), scenes=scenes)
+    hit = Item("cached", ["John", "left"], ("John left",), encoded_structure=scenes)
     others = set(mp.active_children())
     pool = PoolExecutor(Job(SamsaConfig(parser=parser, tokenizer="wordpunct")), 2)
     try:

@@ -24,7 +24,7 @@ from samsa.scoring.uncertainty import (
     suggestion_order,
 )
 
-CAL = Calibration(draws=4, tau=0.5, sigma=3.0, keep=0.2)
+CAL = Calibration(n_draws=4, tau=0.5, sigma=3.0, keep=0.2)
 
 
 def test_menu_keeps_the_one_best_share_and_counts_draws_by_frequency():
@@ -121,11 +121,28 @@ def test_draw_zero_is_the_one_best_parse_and_draws_are_reproducible(fast_parser)
     how = Perturbation(6, 0.5, 3.0)
     drawn = fast_parser.parse_with_draws(sents, how)
     best = fast_parser.parse_passages(sents)
-    assert [to_json(d[0]) for d in drawn] == [to_json(b) for b in best]
-    assert all(len(d) == 7 for d in drawn)
+    assert [to_json(d.best) for d in drawn] == [to_json(b) for b in best]
+    assert all(len(d.order) == 6 and len(d.draws()) == 6 for d in drawn)
     alone = fast_parser.parse_with_draws(sents[:1], how)  # another batch: the same draws
-    keys = [[structure_key(paper_structure(p)) for p in d] for d in (alone[0], drawn[0])]
+    keys = [[structure_key(paper_structure(p)) for p in [d.best, *d.draws()]] for d in (alone[0], drawn[0])]
     assert keys[0] == keys[1] and len(set(keys[0])) > 1
+
+
+def test_each_distinct_tree_is_kept_once_with_the_draws_order(fast_parser):
+    """A tree decoded by several draws is one passage; the draws point at it by index; trees that score alike
+    (the same Scenes, main relations and participants) share one place in the menu."""
+    from samsa.engine.uncertainty import trees_of
+    from samsa.parsers.builtin.sampling import Perturbation
+    from samsa.scoring.paper import paper_structure
+    from samsa.scoring.uncertainty import structure_key
+
+    (drawn,) = fast_parser.parse_with_draws(["John got home and gave Mary a call ."], Perturbation(12, 0.5, 3.0))
+    assert len({id(t) for t in drawn.trees}) == len(drawn.trees)  # each kept once
+    assert sorted(set(drawn.order)) == list(range(len(drawn.trees))) and len(drawn.trees) < len(drawn.order)
+    assert [drawn.trees[k] for k in drawn.order] == drawn.draws()
+    keys = {structure_key(paper_structure(t)) for t in [drawn.best, *drawn.trees]}
+    menu = trees_of(paper_structure(drawn.best), drawn, 0.6).menu
+    assert len(menu.keys) == len(keys) and sum(menu.weights) == pytest.approx(1.0)
 
 
 def test_drawn_trees_round_trip_through_their_cache_encoding(fast_parser):
@@ -134,32 +151,40 @@ def test_drawn_trees_round_trip_through_their_cache_encoding(fast_parser):
     from samsa.parsers.builtin.sampling import Perturbation
 
     sents = [["John", "got", "home", "and", "gave", "Mary", "a", "call", "."], ["I", "slept", "."]]
-    for words, (_, *draws) in zip(sents, fast_parser.parse_with_draws(sents, Perturbation(6, 0.5, 3.0)), strict=True):
-        pairs = drawn_structures(draws)
-        back = decode_draws(encode_draws(pairs), words)
-        assert back == [st for st, _ in pairs]
-        # a tree drawn twice is one object, before and after
-        assert [id(x) for x in back].count(id(back[0])) == [id(x) for x in pairs].count(id(pairs[0]))
-        assert decode_draws(encode_draws(pairs), ["other", *words[1:]]) is None  # not this sentence's tokens
+    for words, drawn in zip(sents, fast_parser.parse_with_draws(sents, Perturbation(6, 0.5, 3.0)), strict=True):
+        structures = drawn_structures(drawn)
+        back = decode_draws(encode_draws(structures), words)
+        assert back is not None
+        assert (back.structures, back.order) == (structures.structures, structures.order)
+        assert decode_draws(encode_draws(structures), ["other", *words[1:]]) is None  # not this sentence's tokens
     assert decode_draws(b"{", ["a"]) is None and decode_draws('{"v": "paper:0", "trees": [], "order": []}', "a") is None
+    assert decode_draws('{"v": "paper:2", "trees": [], "order": [0]}', "a") is None  # a draw without its tree
 
 
-def test_parse_with_trees_reads_what_the_cache_holds_and_parses_the_rest(tmp_path, fast_parser):
+def test_a_run_reads_what_the_cache_holds_and_parses_the_rest(tmp_path, fast_parser):
+    """The one path: graphs, structures and drawn trees of one run through run_items, cold, mixed and warm."""
+    from samsa.config import SamsaConfig
     from samsa.engine.cache import ParseCache
-    from samsa.engine.uncertainty import parse_with_trees, parser_calibration
-    from samsa.ucca.compact import as_graph
+    from samsa.engine.corpus import parse_with_doubt
+    from samsa.engine.uncertainty import parser_calibration
     from samsa.ucca.graph import to_json
 
     cal = parser_calibration(fast_parser)
+    config = SamsaConfig(parser=fast_parser)
     sents = ["John got home and gave Mary a call .", "I read the book that John wrote .", "Rain fell ."]
-    fresh = parse_with_trees(fast_parser, sents, cal)
+    outs = [["John got home . He called Mary .", "I read it .", "Rain fell ."]]
+    fresh = parse_with_doubt(config, sents, outs, cal)
     with ParseCache(tmp_path / "c.sqlite") as cache:
-        parse_with_trees(fast_parser, sents[1:2], cal, cache=cache)  # one sentence cached
-        mixed = parse_with_trees(fast_parser, sents, cal, cache=cache)  # read one, parse two
-        warm = parse_with_trees(fast_parser, sents, cal, cache=cache)  # read all three
-    for best, trees in (mixed, warm):
-        assert [to_json(as_graph(b)) for b in best] == [to_json(as_graph(b)) for b in fresh[0]]
-        assert [t.menu for t in trees] == [t.menu for t in fresh[1]]
+        parse_with_doubt(config, sents[1:2], [outs[0][1:2]], cal, cache=cache)  # one sentence cached
+        mixed = parse_with_doubt(config, sents, outs, cal, cache=cache)  # read one, parse two
+        warm = parse_with_doubt(config, sents, outs, cal, cache=cache)  # read all three
+        info = cache.info()
+    for graphs, doubt, results in (mixed, warm):
+        assert [to_json(g) for g in graphs] == [to_json(g) for g in fresh[0]]
+        assert doubt == fresh[1] and [[r.samsa for r in line] for line in results] == [
+            [r.samsa for r in line] for line in fresh[2]]  # fmt: skip
+    assert list(info["parsers"].values()) == [3] and list(info["drawn_trees"].values()) == [3]
+    assert all("|trees:" not in k for k in info["parsers"])  # the cache lists parsers, not tree rows
 
 
 def test_a_warm_cache_holds_the_drawn_trees(tmp_path, fixture_path, capsys, monkeypatch):
@@ -172,8 +197,8 @@ def test_a_warm_cache_holds_the_drawn_trees(tmp_path, fixture_path, capsys, monk
     assert main([*argv, "--per-sentence", str(rows)]) == 0
     cold, cold_rows = capsys.readouterr().out, rows.read_text()
     with ParseCache(cache) as c:
-        keys = c.info()["parsers"]
-    assert sorted(keys.values()) == [2, 2] and any("|trees:1+draws.4+tau.0.5+sigma.3" in k for k in keys)
+        info = c.info()
+    assert list(info["parsers"].values()) == [2] and list(info["drawn_trees"].values()) == [2]
 
     def no_parse(*args, **kwargs):
         raise AssertionError("a warm cache parsed again")
@@ -260,8 +285,9 @@ def test_report_shows_parse_doubt(tmp_path, fixture_path, monkeypatch):
     html = page.read_text()
     assert '"doubt":' in html and '"readings":' in html and "combine sampling and parse uncertainty" in html
     doubtful = _explorer(page)
-    with ParseCache(cache) as c:  # the one-best parses and their drawn trees go to the cache
-        assert sorted(c.info()["parsers"].values()) == [2, 2]
+    with ParseCache(cache) as c:  # the one-best parses and their drawn trees go to the cache, under one parser
+        info = c.info()
+        assert list(info["parsers"].values()) == [2] and list(info["drawn_trees"].values()) == [2]
     with monkeypatch.context() as m:  # and a second page reads them: the network does not run
         m.setattr(BuiltinParser, "parse_with_draws", lambda *a, **k: pytest.fail("a warm cache parsed again"))
         assert main(argv) == 0

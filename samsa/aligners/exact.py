@@ -23,6 +23,18 @@ def _form(token: str) -> str | None:
     return token.lower() if alignable(token) else None
 
 
+@lru_cache(maxsize=1 << 12)
+def _positions(target: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    """Each form of a target sentence and its positions, left to right. Memoized: a sentence is aligned with every
+    Scene of its source (a pure function of the tokens)."""
+    out: dict[str, list[int]] = {}
+    for j, tok in enumerate(target):
+        form = _form(tok)
+        if form is not None:
+            out.setdefault(form, []).append(j)
+    return {form: tuple(js) for form, js in out.items()}
+
+
 class ExactAligner:
     """Each source token, left to right, takes the leftmost unused target token
     with the same lowercased form.
@@ -37,16 +49,18 @@ class ExactAligner:
     name = "exact.v1"
 
     def align(self, source: Sequence[str], target: Sequence[str]) -> Alignment:
-        free: dict[str | None, list[int]] = {}
-        for j in range(len(target) - 1, -1, -1):  # reversed so pop() yields the leftmost
-            form = _form(target[j])
-            if form is not None:
-                free.setdefault(form, []).append(j)
+        index = _positions(tuple(target))
+        taken: dict[str, int] = {}  # per form, how many of its target positions are used (leftmost first)
         pairs: Alignment = []
         for i, tok in enumerate(source):
-            slots = free.get(_form(tok))  # None (never aligned) is not a key
-            if slots:
-                pairs.append((i, slots.pop()))
+            form = _form(tok)
+            if form is None:  # never aligned
+                continue
+            slots = index.get(form, ())
+            k = taken.get(form, 0)
+            if k < len(slots):
+                pairs.append((i, slots[k]))
+                taken[form] = k + 1
         return pairs
 
     def signature(self) -> str:

@@ -14,6 +14,7 @@ from samsa.aligners.annotate import Annotator
 from samsa.aligners.base import Alignment
 from samsa.aligners.exact import ExactAligner, alignable
 from samsa.errors import ConfigError, PluginUnavailable
+from samsa.languages import DEFAULT_LANGUAGE
 
 __all__ = ["LemmaAligner", "make", "simplemma_lemmas"]
 
@@ -26,7 +27,9 @@ class LemmaAligner:
 
     name = "lemma.v1"
 
-    def __init__(self, *, model: str | None = None, annotator: Annotator | None = None, language: str = "en") -> None:
+    def __init__(
+        self, *, model: str | None = None, annotator: Annotator | None = None, language: str = DEFAULT_LANGUAGE
+    ) -> None:
         from samsa.languages import get_language
 
         self.language = language
@@ -94,6 +97,6 @@ def simplemma_lemmas(tokens: Sequence[str], language: str) -> list[str]:
     return [_simplemma_lemma(t, language) for t in tokens]
 
 
-def make(*, model: str | None = None, language: str = "en") -> LemmaAligner:
-    """Registry factory (``language="de"``: German lemmas from simplemma)."""
+def make(*, model: str | None = None, language: str = DEFAULT_LANGUAGE) -> LemmaAligner:
+    """Registry factory (``language``: an ISO code; its lemmas come from where ``samsa.languages`` says)."""
     return LemmaAligner(model=model, language=language)

@@ -95,10 +95,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         with _interrupts_recorded():
-            if hasattr(args, "lang"):
-                from samsa.cli.common import resolve_language
-
-                resolve_language(args)
             code = int(args.run(args))
             sys.stdout.flush()  # a reader that went away is found here, not in the interpreter's shutdown
             return code

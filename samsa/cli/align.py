@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
-from samsa.cli.common import add_aligner_options, add_language_option, build_aligner
+from samsa.cli.common import AlignerChoice, add_aligner_options, add_language_option, resolve_language
 from samsa.errors import InputError
 from samsa.fileio import atomic_write_text, check_output_path, decode_lines
 
@@ -55,23 +56,28 @@ def read_pairs(data: bytes, path: str) -> list[tuple[list[str], list[str]]]:
 def run(args: argparse.Namespace) -> int:
     if args.input and args.input_file:
         raise InputError(None, None, "give the pairs once: a positional INPUT or -i FILE")
-    args.input = args.input or args.input_file or "-"
-    if args.input == "-":
+    lang = resolve_language(args.lang)
+    aligner = AlignerChoice(args.aligner, args.ppdb, args.faithful_bugs, args.spacy_model)
+    return align(args.input or args.input_file or "-", args.output, aligner.build(lang))
+
+
+def align(source: str, target: str | None, aligner: Any) -> int:
+    """Align the pairs of ``source`` (``-``: standard input) and write them to ``target`` (None: stdout)."""
+    if source == "-":
         data, path = sys.stdin.buffer.read(), "<stdin>"
     else:
         try:
-            with open(args.input, "rb") as fh:
-                data, path = fh.read(), args.input
+            with open(source, "rb") as fh:
+                data, path = fh.read(), source
         except OSError as e:
-            raise InputError(args.input, None, f"cannot read file: {e.strerror}") from None
+            raise InputError(source, None, f"cannot read file: {e.strerror}") from None
     pairs = read_pairs(data, path)
-    aligner = build_aligner(args)
     batch = getattr(aligner, "align_batch", None)
     alignments = batch(pairs) if batch else [aligner.align(s, t) for s, t in pairs]
     text = "\n".join(" ".join(f"{i}-{j}" for i, j in al) for al in alignments)
-    if args.output:
-        check_output_path(args.output, [] if args.input == "-" else [args.input])
-        atomic_write_text(args.output, text + "\n" if alignments else "")
+    if target:
+        check_output_path(target, [] if source == "-" else [source])
+        atomic_write_text(target, text + "\n" if alignments else "")
     elif alignments:
         sys.stdout.write(text + "\n")
     return 0

@@ -5,15 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 
-from samsa.cli.common import add_runtime_options, dask_target, open_cache
+from samsa.cli.common import Runtime, add_runtime_options
 from samsa.cli.io import (
+    Output,
     add_data_option,
     add_format_options,
     add_system_options,
-    check_output,
-    emit,
     int_at_least,
-    system_files,
+    named_systems,
 )
 from samsa.config import DEFAULT_ALIGNER
 from samsa.errors import InputError
@@ -51,12 +50,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from samsa.cli.io import output_inputs, read_text_lines, shown
+    from samsa.cli.io import file_paths, read_text_lines, shown
     from samsa.studies.hsplit import benchmark_hsplit
     from samsa.testsets import data_root
 
-    named = system_files(args)
-    check_output(args, output_inputs(args))
+    paths = [*args.systems, *args.inputs]
+    named = named_systems(paths, args.names, required=args.systems_required)
+    output = Output(args.format, args.width, args.output)
+    output.check(file_paths(paths))
     data = data_root(args.data).path
     systems = {n: read_text_lines(f, max_tokens=None) for n, f in named}
     allowed = {359} if args.first is None else {359, args.first}  # the full output, or just the first N lines
@@ -68,10 +69,9 @@ def run(args: argparse.Namespace) -> int:
                 f"has {len(lines)} lines; the HSplit benchmark needs "
                 f"{' or '.join(map(str, sorted(allowed)))} (one per TurkCorpus test source)",
             )
-    from samsa.engine.pipeline import progress_bar, worker_count
-
-    cache = open_cache(args) if args.samsa else None
-    bar = progress_bar(None, "samsa", args.quiet)
+    runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
+    cache = runtime.open_cache() if args.samsa else None
+    bar = runtime.progress(None, "samsa")
     try:
         result = benchmark_hsplit(
             data,
@@ -79,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
             first=args.first,
             samsa=args.samsa,
             aligner=args.aligner,
-            jobs=worker_count(args.jobs),
-            dask=dask_target(args),
+            jobs=runtime.workers,
+            dask=runtime.dask,
             cache=cache,
             progress=bar.update,
         )
@@ -98,10 +98,10 @@ def run(args: argparse.Namespace) -> int:
         header = header or list(flat)
         rows.append((system, flat))
     if args.format == "json":
-        emit(args, json.dumps(result, indent=2))
+        output.emit(json.dumps(result, indent=2))
         return 0
     if args.format == "csv":  # every system-level number: the input of samsa correlate
-        emit(args, render([{"system": s, **r} for s, r in rows], ["system", *(header or [])], "csv"))
+        output.emit(render([{"system": s, **r} for s, r in rows], ["system", *(header or [])], "csv"))
         return 0
     cols = [
         "turk8.sari",
@@ -117,5 +117,5 @@ def run(args: argparse.Namespace) -> int:
     )
     sig = result["signatures"].get("samsa")
     footer = f"{result['sentences']} sentences" + (f"; SAMSA: {sig}" if sig else "")
-    emit(args, f"{table}\n{'% ' if args.format == 'latex' else ''}{footer}")
+    output.emit(f"{table}\n{'% ' if args.format == 'latex' else ''}{footer}")
     return 0

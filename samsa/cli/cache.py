@@ -45,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(info, indent=2))
         return 0
     print(f"path     {info['path']}\nentries  {info['entries']}\nsize     {info['bytes'] / 2**20:.1f} MiB")
+    drawn = info.get("drawn_trees", {})
     for parser, n in info["parsers"].items():
-        print(f"  {n:>8}  {parser}")
+        trees = f" ({drawn[parser]} with drawn trees)" if drawn.get(parser) else ""
+        print(f"  {n:>8}  {parser}{trees}")
     return 0

@@ -1,14 +1,29 @@
-"""Options shared by several sub-commands (aligner choice and its settings)."""
+"""Options shared by several sub-commands, declared once (``add_*``) and read into typed values once, in each
+command's ``run`` (:class:`Runtime`, :class:`AlignerChoice`, :func:`resolve_language`): nothing below a command's
+``run`` sees its argparse Namespace."""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import sys
+from typing import Any, NamedTuple
 
 from samsa.cli.io import int_at_least
-from samsa.config import DEFAULT_ALIGNER, SamsaConfig, language_aligner_options
-from samsa.languages import DEFAULT_LANGUAGE, Language, get_language, language_choices
+from samsa.config import DEFAULT_ALIGNER, SamsaConfig
+from samsa.languages import DEFAULT_LANGUAGE, Language, by_language, get_language, language_choices, language_hint
 from samsa.registry import available, get_aligner, resolve
+
+__all__ = [
+    "AlignerChoice",
+    "Runtime",
+    "add_aligner_options",
+    "add_language_option",
+    "add_runtime_options",
+    "add_splitter_option",
+    "hint_language",
+    "parser_name",
+    "resolve_language",
+]
 
 
 def add_language_option(p: argparse.ArgumentParser) -> None:
@@ -17,31 +32,37 @@ def add_language_option(p: argparse.ArgumentParser) -> None:
         "--lang",
         metavar="CODE",
         default=None,
-        help=f"language of the text: {language_choices()}; picks the default tokenizer, sentence splitter, "
-        f"parser and lemmas (default: {DEFAULT_LANGUAGE}, or the language of the test set -t names)",
+        help=f"language of the text: {language_choices()} (any case; a region such as de_AT is read as its "
+        f"language); picks the default tokenizer, sentence splitter, parser and lemmas (default: "
+        f"{DEFAULT_LANGUAGE}, or the language of the test set -t names)",
     )
 
 
-def resolve_language(args: argparse.Namespace) -> Language:
-    """Settle ``args.lang`` (given, else the test set's, else English; an unsupported one refused in one line)
-    and give the splitter option the user left unset the language's default (a tokenizer left unset is settled
-    by what reads it: ``SamsaConfig`` for SAMSA's, the language's ``bleu_tokenizer`` for the lexical metrics)."""
-    code = args.lang
-    if code is None and getattr(args, "test_set", None):
+def resolve_language(code: str | None, test_set: str | None = None) -> Language:
+    """The language given (``--lang``), else the test set's, else English; an unsupported one refused in one line."""
+    if code is None and test_set:
         from samsa.testsets import get_test_set
 
-        code = get_test_set(args.test_set).language
-    lang = get_language(code or DEFAULT_LANGUAGE)
-    args.lang = lang.code
-    if getattr(args, "splitter", "") is None:
-        args.splitter = lang.splitter
-    return lang
+        code = get_test_set(test_set).language
+    return get_language(code or DEFAULT_LANGUAGE)
 
 
-def default_parser(args: argparse.Namespace) -> str:
+def hint_language(lines: list[str], lang: Language, given: bool, where: str) -> None:
+    """One line on stderr when text read in the default language, which nobody chose, looks like another
+    supported language (:func:`~samsa.languages.language_hint`), with the ``--lang`` to use."""
+    if given:
+        return
+    other = language_hint(lines, lang.code)
+    if other is not None:
+        print(
+            f"samsa: warning: {where} looks like {other.name}, but is read as {lang.name}: add --lang {other.code}",
+            file=sys.stderr,
+        )
+
+
+def parser_name(given: str | None, lang: Language) -> str:
     """``--parser`` as given, else the language's parser (``builtin`` for English, ``builtin:de`` for German)."""
-    given = getattr(args, "parser", None)
-    return given or get_language(getattr(args, "lang", None) or DEFAULT_LANGUAGE).parser
+    return given or lang.parser
 
 
 def add_aligner_options(p: argparse.ArgumentParser, default: str = DEFAULT_ALIGNER) -> None:
@@ -67,6 +88,37 @@ def add_aligner_options(p: argparse.ArgumentParser, default: str = DEFAULT_ALIGN
     )
 
 
+class AlignerChoice(NamedTuple):
+    """The aligner named on the command line and its settings (``--aligner``, ``--ppdb``, ``--no-faithful-bugs``,
+    ``--spacy-model``)."""
+
+    name: str = DEFAULT_ALIGNER
+    ppdb: str | None = None
+    faithful_bugs: bool = True
+    spacy_model: str | None = None
+
+    def spec(self, lang: Language) -> tuple[str, dict[str, Any]]:
+        """(versioned registry name, options) for text in ``lang``: what a worker builds."""
+        name = resolve("aligners", self.name)
+        options: dict[str, Any] = {}
+        if name.startswith(("sultan.", "lemma.")):
+            options["model"] = self.spacy_model
+        if name.startswith("sultan."):
+            options["ppdb"] = self.ppdb
+            options["faithful_bugs"] = self.faithful_bugs
+        return name, lang.aligner_options(name, options)
+
+    def build(self, lang: Language) -> Any:
+        """The aligner itself."""
+        name, options = self.spec(lang)
+        return get_aligner(name, **options)
+
+    def samsa_config(self, lang: Language, parser: Any = None, **settings: Any) -> SamsaConfig:
+        """SAMSA's settings with this aligner, in ``lang``, naming ``parser``; ``settings``: the other fields."""
+        name, options = self.spec(lang)
+        return SamsaConfig(parser=parser, language=lang.code, aligner=name, aligner_options=options, **settings)
+
+
 def add_splitter_option(p: argparse.ArgumentParser) -> None:
     from samsa.text import SPLITTERS
 
@@ -75,44 +127,9 @@ def add_splitter_option(p: argparse.ArgumentParser) -> None:
         choices=sorted(SPLITTERS),
         default=None,
         help="rule-based sentence splitter for outputs without --sentence-separator; rule.v1 is the "
-        "older one, kept so that old signatures can be reproduced (default: the language's: rule.v2 for en, "
-        "de.v1 for de)",
+        "older one, kept so that old signatures can be reproduced (default: the language's: "
+        f"{by_language(lambda lang: lang.splitter)})",
     )
-
-
-def samsa_config(args: argparse.Namespace, parser: Any = None) -> SamsaConfig:
-    """The SAMSA settings given on the command line (a setting the command has no option for keeps its
-    default) and the parser that parses or names the sources."""
-    options = (
-        ("compat", "compat"),
-        ("tokenizer", "tokenizer"),
-        ("separator", "sentence_separator"),
-        ("splitter", "splitter"),
-        ("lowercase", "lowercase"),
-    )
-    given: dict[str, Any] = {key: getattr(args, name) for key, name in options if hasattr(args, name)}
-    if hasattr(args, "aligner"):
-        given["aligner"], given["aligner_options"] = aligner_spec(args)
-    return SamsaConfig(parser=parser, language=getattr(args, "lang", None) or DEFAULT_LANGUAGE, **given)
-
-
-def build_aligner(args: argparse.Namespace) -> Any:
-    """The aligner named on the command line, with the options that apply to it."""
-    name, options = aligner_spec(args)
-    return get_aligner(name, **options)
-
-
-def aligner_spec(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
-    """(versioned registry name, options) of the aligner named on the command line: what a worker builds."""
-    name = resolve("aligners", args.aligner)
-    options: dict[str, Any] = {}
-    if name.startswith(("sultan.", "lemma.")):
-        options["model"] = args.spacy_model
-    if name.startswith("sultan."):
-        options["ppdb"] = args.ppdb
-        options["faithful_bugs"] = args.faithful_bugs
-    lang = get_language(getattr(args, "lang", None) or DEFAULT_LANGUAGE)
-    return name, language_aligner_options(name, options, lang)
 
 
 def add_runtime_options(p: argparse.ArgumentParser, *, parses: bool = True) -> None:
@@ -157,14 +174,33 @@ def add_runtime_options(p: argparse.ArgumentParser, *, parses: bool = True) -> N
     )
 
 
-def dask_target(args: argparse.Namespace) -> str | None:
-    return args.scheduler or args.dask
+class Runtime(NamedTuple):
+    """How a command's work runs, never what it computes: worker processes (``--jobs``, 0 for one a core), Dask
+    (``--dask local`` or ``--scheduler ADDRESS``), the parse cache (``--cache``, ``--no-cache``) and progress bars
+    (``--quiet``)."""
 
+    jobs: int = 1
+    dask: str | None = None
+    cache: str | None = None
+    use_cache: bool = True
+    quiet: bool = False
 
-def open_cache(args: argparse.Namespace) -> Any:
-    """The parse cache the options ask for, or None."""
-    if not getattr(args, "use_cache", False):
-        return None
-    from samsa.engine.cache import ParseCache
+    @property
+    def workers(self) -> int:
+        from samsa.engine.pipeline import worker_count
 
-    return ParseCache(args.cache)
+        return worker_count(self.jobs)
+
+    def open_cache(self) -> Any:
+        """The parse cache the options ask for, or None."""
+        if not self.use_cache:
+            return None
+        from samsa.engine.cache import ParseCache
+
+        return ParseCache(self.cache)
+
+    def progress(self, total: int | None, desc: str) -> Any:
+        """A progress bar on stderr (off with ``--quiet`` or when stderr is no terminal)."""
+        from samsa.engine.pipeline import progress_bar
+
+        return progress_bar(total, desc, self.quiet)

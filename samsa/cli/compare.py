@@ -4,30 +4,31 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 from samsa.cli.common import (
+    AlignerChoice,
+    Runtime,
     add_aligner_options,
     add_language_option,
     add_runtime_options,
-    dask_target,
-    default_parser,
-    open_cache,
-    samsa_config,
+    parser_name,
+    resolve_language,
 )
 from samsa.cli.io import (
+    Output,
     add_format_options,
     add_system_options,
-    check_output,
-    emit,
-    output_inputs,
+    file_paths,
+    named_systems,
     read_text_lines,
     shown,
-    system_files,
 )
 from samsa.config import COMPAT_NAMES, SamsaConfig
+from samsa.engine.uncertainty import UncertaintyTotals, run_doubt
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_write_text, check_output_path
+from samsa.languages import Language, by_language
 from samsa.registry import get_parser, resolve
 from samsa.scoring.metric import Samsa
 from samsa.text import TOKENIZERS
@@ -56,7 +57,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--parser",
         default=None,
-        help="parser to compare with (default: the language's: builtin for en, builtin:de for de; "
+        help=f"parser to compare with (default: the language's: {by_language(lambda lang: lang.parser)}; "
         "builtin:accurate, builtin:mpnet: those pipelines)",
     )
     p.add_argument(
@@ -70,7 +71,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--tokenizer",
         choices=sorted(TOKENIZERS),
         default=None,
-        help="(default: the language's: wordpunct for en, de for de)",
+        help=f"(default: the language's: {by_language(lambda lang: lang.tokenizer)})",
     )
     p.add_argument("--sentence-separator", metavar="SEP", default=None)
     add_aligner_options(p)
@@ -91,89 +92,128 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
+class CompareInputs(NamedTuple):
+    """What ``samsa compare-annotations`` reads: the manual UCCA, the systems, the other annotation (a parser's, or
+    ``--parsed DIR``), the language, SAMSA's settings, and what it writes."""
+
+    ucca: str
+    systems: tuple[tuple[str, str], ...]
+    language: Language
+    parser: str
+    config: dict[str, Any]
+    aligner: AlignerChoice
+    parsed: str | None = None
+    per_sentence: str | None = None
+    parse_uncertainty: bool = False
+
+    def samsa_config(self, parser: Any) -> SamsaConfig:
+        return self.aligner.samsa_config(self.language, parser, **self.config)
+
+
 def run(args: argparse.Namespace) -> int:
-    from samsa.engine.pipeline import progress_bar
+    lang = resolve_language(args.lang)
+    inputs = CompareInputs(
+        ucca=args.ucca,
+        systems=tuple(named_systems([*args.systems, *args.inputs], args.names, required=args.systems_required)),
+        language=lang,
+        parser=parser_name(args.parser, lang),
+        config={"compat": args.compat, "tokenizer": args.tokenizer, "separator": args.sentence_separator},
+        aligner=AlignerChoice(args.aligner, args.ppdb, args.faithful_bugs, args.spacy_model),
+        parsed=args.parsed,
+        per_sentence=args.per_sentence,
+        parse_uncertainty=args.parse_uncertainty,
+    )
+    runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
+    return compare(inputs, runtime, Output(args.format, args.width, args.output))
+
+
+def compare(inputs: CompareInputs, runtime: Runtime, output: Output) -> int:
+    """Load the manual UCCA and the systems, annotate the same sentences the other way, compare, write."""
     from samsa.studies.compare import compare_annotations
 
-    named = system_files(args)
-    inputs = [*output_inputs(args), args.ucca, *([args.parsed] if args.parsed else [])]
-    check_output(args, inputs)
-    if args.per_sentence:
-        check_output_path(args.per_sentence, inputs)
-    xml = get_parser("xml", directory=args.ucca)
-
-    with progress_bar(len(xml.files), "load", args.quiet) as bar:
+    files = [*file_paths([p for _, p in inputs.systems]), inputs.ucca, *([inputs.parsed] if inputs.parsed else [])]
+    output.check(files)
+    if inputs.per_sentence:
+        check_output_path(inputs.per_sentence, files)
+    xml = get_parser("xml", directory=inputs.ucca)
+    with runtime.progress(len(xml.files), "load") as bar:
         gold = xml.load(bar.update)
-    systems = {}
-    for name, path in named:
-        lines = read_text_lines(path, max_tokens=DEFAULT_MAX_TOKENS)
-        if len(lines) != len(gold):
-            raise InputError(
-                shown(path),
-                min(len(lines), len(gold)) + 1,
-                f"has {len(lines)} lines but {args.ucca} holds {len(gold)} UCCA XML files",
-            )
-        systems[name] = lines
-
-    args.parser = default_parser(args)
-    if args.parsed or resolve("parsers", args.parser.partition(":")[0]).startswith("xml."):
-        if not args.parsed:
-            raise InputError(None, None, "the xml parser reads annotations, it does not parse: give --parsed DIR")
-        parser = get_parser("xml", directory=args.parsed)
-        parser.check_count(len(gold))
-        with progress_bar(len(parser.files), "load", args.quiet) as bar:
-            parsed = parser.load(bar.update)
-        _check_tokens(gold, parsed, xml.files, parser.files)
+    systems = _read_systems(inputs.systems, len(gold), inputs.ucca)
+    doubt = None
+    if inputs.parsed or resolve("parsers", inputs.parser.partition(":")[0]).startswith("xml."):
+        if inputs.parse_uncertainty:
+            raise InputError(None, None, "--parse-uncertainty needs parsed sources (give --parser, not --parsed)")
+        parsed, parser = _load_parsed(inputs, gold, xml.files, runtime)
     else:
-        parsed, parser = _parse(args, gold, xml.files)
-    metric = Samsa(samsa_config(args, parser))
+        parsed, parser, doubt = _parse(inputs, gold, xml.files, systems, runtime)
+    metric = Samsa(inputs.samsa_config(parser))
     result = compare_annotations(gold, parsed, systems, metric)
     rows = result.pop("per_sentence")
-    if args.parse_uncertainty:
-        _add_parse_objects(rows, gold, systems, parser, metric)
-    if args.per_sentence:
-        atomic_write_text(args.per_sentence, "".join(json.dumps(r) + "\n" for r in rows))
-    emit(args, json.dumps(result, indent=2) if args.format == "json" else _table(result, args.format, args.width))
+    if doubt is not None:
+        totals, lines = doubt
+        names = list(systems)
+        for row in rows:
+            line = lines[row["line"] - 1]
+            row["parse"] = totals.parse_object(line.menu, line.tree_scores[names.index(row["system"])])
+    if inputs.per_sentence:
+        atomic_write_text(inputs.per_sentence, "".join(json.dumps(r) + "\n" for r in rows))
+    output.emit(
+        json.dumps(result, indent=2) if output.format == "json" else _table(result, output.format, output.width)
+    )
     return 0
 
 
-def _parse(args: argparse.Namespace, gold: list[Any], files: list[Any]) -> tuple[list[Any], Any]:
-    """Parse the gold passages' sentences (their tokenization kept) with --parser."""
-    from samsa.engine.pipeline import parse_corpus, progress_bar, worker_count
-    from samsa.ucca.graph import tokens
+def _read_systems(named: tuple[tuple[str, str], ...], n: int, ucca: str) -> dict[str, list[str]]:
+    systems = {}
+    for name, path in named:
+        lines = read_text_lines(path, max_tokens=DEFAULT_MAX_TOKENS)
+        if len(lines) != n:
+            raise InputError(
+                shown(path), min(len(lines), n) + 1, f"has {len(lines)} lines but {ucca} holds {n} UCCA XML files"
+            )
+        systems[name] = lines
+    return systems
 
-    parser = get_parser(args.parser)
-    cache = open_cache(args)
-    bar = progress_bar(len(gold), "parse", args.quiet)
-    try:
-        parsed = parse_corpus(
-            parser,
-            [tokens(g) for g in gold],
-            cache=cache,
-            jobs=worker_count(args.jobs),
-            dask=dask_target(args),
-            progress=bar.update,
-            origin=[str(f) for f in files],
-        )
-    finally:
-        bar.close()
-        if cache is not None:
-            cache.close()
+
+def _load_parsed(
+    inputs: CompareInputs, gold: list[Any], gold_files: list[Any], runtime: Runtime
+) -> tuple[list[Any], Any]:
+    """The other annotation, read from ``--parsed DIR`` (over the same tokens)."""
+    if not inputs.parsed:
+        raise InputError(None, None, "the xml parser reads annotations, it does not parse: give --parsed DIR")
+    parser = get_parser("xml", directory=inputs.parsed)
+    parser.check_count(len(gold))
+    with runtime.progress(len(parser.files), "load") as bar:
+        parsed = parser.load(bar.update)
+    _check_tokens(gold, parsed, gold_files, parser.files)
     return parsed, parser
 
 
-def _add_parse_objects(
-    rows: list[dict[str, Any]], gold: list[Any], systems: dict[str, list[str]], parser: Any, metric: Samsa
-) -> None:
-    """Give each per-sentence row the ``parse`` object of its line and system (trees of the gold tokens)."""
-    from samsa.engine.uncertainty import UncertaintyTotals, parser_calibration, source_trees
+def _parse(
+    inputs: CompareInputs, gold: list[Any], files: list[Any], systems: dict[str, list[str]], runtime: Runtime
+) -> tuple[list[Any], Any, tuple[UncertaintyTotals, list[Any]] | None]:
+    """Parse the gold passages' sentences (their tokenization kept) with the parser, cached, in --jobs processes
+    or on Dask; with parse doubt, the trees of each and every system's score on them, in the same run."""
+    from samsa.engine.corpus import parse_corpus, parse_with_doubt
     from samsa.ucca.graph import tokens
 
-    doubt = UncertaintyTotals(parser_calibration(parser))
-    trees = source_trees(parser, [tokens(g) for g in gold], doubt.calibration)
-    for row in rows:
-        t = trees[row["line"] - 1]
-        row["parse"] = doubt.parse_object(t.menu, t.scores(metric, systems[row["system"]][row["line"] - 1]))
+    parser = get_parser(inputs.parser)
+    calibration = run_doubt(parser, wanted=inputs.parse_uncertainty, compat=inputs.config["compat"])
+    cache = runtime.open_cache()
+    sentences = [tokens(g) for g in gold]
+    where = {"jobs": runtime.workers, "dask": runtime.dask, "origin": [str(f) for f in files]}
+    try:
+        with runtime.progress(len(gold), "parse") as bar:
+            if calibration is None:
+                return parse_corpus(parser, sentences, cache=cache, progress=bar.update, **where), parser, None  # type: ignore[arg-type]
+            parsed, lines, _ = parse_with_doubt(
+                inputs.samsa_config(parser), sentences, list(systems.values()), calibration, cache=cache,
+                progress=bar.update, **where,  # type: ignore[arg-type]
+            )  # fmt: skip
+            return parsed, parser, (UncertaintyTotals(calibration), lines)
+    finally:
+        if cache is not None:
+            cache.close()
 
 
 def _check_tokens(gold: list[Any], parsed: list[Any], gold_files: list[Any], parsed_files: list[Any]) -> None:

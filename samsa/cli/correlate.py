@@ -7,7 +7,7 @@ import csv
 import json
 from pathlib import Path
 
-from samsa.cli.io import add_data_option, add_format_options, check_output, emit, int_at_least
+from samsa.cli.io import Output, add_data_option, add_format_options, int_at_least
 from samsa.errors import InputError
 from samsa.fileio import check_output_path
 
@@ -71,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     from samsa.testsets import data_root
 
     path = Path(args.scores)
-    check_output(args, [path])
+    output = Output(args.format, args.width, args.output)
+    output.check([path])
     if args.plots:
         check_output_path(args.plots, [path], directory=True)
     try:
@@ -138,5 +139,5 @@ def run(args: argparse.Namespace) -> int:
             f"{args.method} correlation, {args.level} level, {len(items)} items, one-sided p in brackets\n\n"
             + to_markdown(table)
         )
-    emit(args, text)
+    output.emit(text)
     return 0

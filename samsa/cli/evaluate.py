@@ -4,27 +4,35 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
-from samsa.cli.common import add_language_option, add_runtime_options, add_splitter_option, dask_target, open_cache
+from samsa.cli.common import (
+    Runtime,
+    add_language_option,
+    add_runtime_options,
+    add_splitter_option,
+    hint_language,
+    resolve_language,
+)
 from samsa.cli.io import (
+    Output,
     add_format_options,
     add_system_options,
     add_test_set_option,
-    check_output,
-    emit,
     int_at_least,
+    named_systems,
     read_corpus,
     read_text_lines,
     shown,
-    system_files,
 )
 from samsa.config import SamsaConfig
+from samsa.engine.uncertainty import run_doubt
 from samsa.errors import InputError
 from samsa.fileio import check_line_counts
+from samsa.languages import Language, by_language
 from samsa.lexical import SARI_VARIANTS
 from samsa.lexical.readability import FKBLEU_FORMS, FKBLEU_SIGNS, FKGL_VARIANTS
-from samsa.lexical.suite import DEFAULT_METRICS, METRICS, SuiteConfig, default_metrics
+from samsa.lexical.suite import SuiteConfig, default_metrics, known_metrics
 from samsa.normalize import TOKENIZERS
 from samsa.report.metrics import RESAMPLABLE
 from samsa.tables import flatten, render
@@ -44,7 +52,7 @@ examples:
 EPILOG = f"""\
 test sets (-t): hsplit, turkcorpus_test, turkcorpus_test_legacy, asset_test, pwkp_test, qats_test,
 wikisplit_test (and _valid sets) under the data root (--data, $SAMSA_DATA or the config file).
-metrics: {", ".join(METRICS)}, samsa (gold UCCA with --ucca, else the built-in parser).
+metrics: {", ".join(known_metrics())}, samsa (gold UCCA with --ucca, else the built-in parser).
 Scales: 0-100 except fkgl (grade level), ld_sc/ld_sr (characters), splits (counts,
 percent, sentences per output, tokens per sentence). Every value comes with a
 signature saying how it was computed. An empty line in a reference file means that
@@ -72,8 +80,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         nargs="+",
         action=MetricsAction,
         default=None,
-        help=f"metric names, comma- or space-separated (default: {','.join(DEFAULT_METRICS)}; for German "
-        f"{','.join(default_metrics('de'))})",
+        help="metric names, comma- or space-separated (default: SARI, BLEU and the language's readability: "
+        f"{by_language(lambda lang: ','.join(default_metrics(lang.code)))})",
     )
     p.add_argument(
         "--sari-variant", choices=SARI_VARIANTS, default=SUITE.sari_variant, help="SARI variant (default: %(default)s)"
@@ -89,7 +97,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--tokenizer",
         choices=TOKENIZERS,
         default=None,
-        help=f"tokenizer (default: {SUITE.tokenizer}; de for German text)",
+        help=f"tokenizer (default: the language's: {by_language(lambda lang: lang.bleu_tokenizer)})",
     )
     p.add_argument(
         "-lc",
@@ -166,7 +174,7 @@ class MetricsAction(argparse.Action):
     ) -> None:
         import os
 
-        known = {*METRICS, "samsa"}
+        known = {*known_metrics(), "samsa"}
         metrics: list[str] = []
         for i, value in enumerate(values):
             words = [w.strip() for w in value.split(",") if w.strip()]
@@ -182,55 +190,131 @@ class MetricsAction(argparse.Action):
         setattr(namespace, self.dest, metrics)
 
 
-def run(args: argparse.Namespace) -> int:
-    from samsa.engine.evaluate import evaluate, parse_metrics
-    from samsa.engine.pipeline import progress_bar, worker_count
-    from samsa.languages import get_language
+class EvaluateInputs(NamedTuple):
+    """What ``samsa evaluate`` reads and computes: the systems, the sources and references, the metrics and their
+    settings, SAMSA's sources (``--ucca``, ``--documents``), the statistics, and how it prints."""
 
-    metrics = parse_metrics(args.metrics or default_metrics(args.lang))
-    named = system_files(args)
-    check_output(args, [p for _, p in named])
-    source_path, source, refs = read_corpus(args)
-    systems: dict[str, list[str]] = {}
-    for name, path in named:
-        systems[name] = read_text_lines(path)
-        check_line_counts([(source_path, len(source)), (shown(path), len(systems[name]))])
+    systems: tuple[tuple[str, str], ...]
+    language: Language
+    metrics: tuple[str, ...]
+    config: SuiteConfig
+    lang_given: bool = False
+    test_set: str | None = None
+    data: str | None = None
+    source: str | None = None
+    refs: tuple[str, ...] = ()
+    ucca: str | None = None
+    documents: bool = False
+    parse_uncertainty: bool = False
+    confidence: bool = False
+    paired: bool = False
+    bootstrap: int = 1000
+    seed: int = 12345
+    score_only: bool = False
+
+
+def run(args: argparse.Namespace) -> int:
+    from samsa.engine.evaluate import parse_metrics
+
+    lang = resolve_language(args.lang, args.test_set)
+    paths = [*args.systems, *getattr(args, "more_systems", []), *args.inputs]
+    metrics = parse_metrics(args.metrics or default_metrics(lang.code))
     config = SuiteConfig(
         sari_variant=args.sari_variant,
         legacy=args.legacy,
-        tokenizer=args.tokenizer or get_language(args.lang).bleu_tokenizer,
+        tokenizer=args.tokenizer or lang.bleu_tokenizer,
         lowercase=args.lowercase,
         unescape=args.unescape,
         sari_del_f1=not args.sari_del_precision,
         fkgl_variant=args.fkgl_variant,
         fkbleu_form=args.fkbleu_form,
         fkbleu_sign=args.fkbleu_sign,
-        samsa=SamsaConfig(separator=args.sentence_separator, splitter=args.splitter, language=args.lang),
+        samsa=SamsaConfig(separator=args.sentence_separator, splitter=args.splitter, language=lang.code),
     )
-    doubt = None
-    if args.parse_uncertainty:
-        from samsa.config import shared_parser
-        from samsa.engine.uncertainty import UncertaintyTotals, parser_calibration
+    inputs = EvaluateInputs(
+        systems=tuple(named_systems(paths, args.names, required=args.systems_required)),
+        language=lang,
+        metrics=tuple(metrics),
+        config=config,
+        lang_given=args.lang is not None,
+        test_set=args.test_set,
+        data=args.data,
+        source=args.source,
+        refs=tuple(args.refs),
+        ucca=args.ucca,
+        documents=args.documents,
+        parse_uncertainty=args.parse_uncertainty,
+        confidence=args.confidence,
+        paired=args.paired_bs,
+        bootstrap=args.bootstrap,
+        seed=args.seed,
+        score_only=args.score_only,
+    )
+    runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
+    return evaluate_command(inputs, runtime, Output(args.format, args.width, args.output))
 
-        if "samsa" not in metrics:
-            raise InputError(None, None, "--parse-uncertainty is about SAMSA: add samsa to -m")
-        doubt = UncertaintyTotals(parser_calibration(shared_parser(get_language(args.lang).parser)))
-    cache = open_cache(args) if "samsa" in metrics and not args.ucca else None
-    bar = progress_bar(None if args.documents else len(source) if "samsa" in metrics else 0, "samsa", args.quiet)
+
+def evaluate_command(inputs: EvaluateInputs, runtime: Runtime, output: Output) -> int:
+    """``samsa evaluate``: read, compute every metric (:func:`samsa.evaluate`), add the statistics, print."""
+    output.check([p for _, p in inputs.systems])
+    source_path, source, refs = read_corpus(
+        inputs.test_set, inputs.source, list(inputs.refs), inputs.data, documents=inputs.documents
+    )
+    hint_language(source, inputs.language, inputs.lang_given, source_path)
+    systems: dict[str, list[str]] = {}
+    for name, path in inputs.systems:
+        systems[name] = read_text_lines(path)
+        check_line_counts([(source_path, len(source)), (shown(path), len(systems[name]))])
+    doubt = _doubt(inputs)
+    result = _evaluate(inputs, runtime, source_path, source, refs, systems, doubt)
+    result["test_set"] = inputs.test_set
+    _statistics(inputs, result, source, systems, refs, doubt)
+    output.emit(_render(inputs, result, output))
+    return 0
+
+
+def _doubt(inputs: EvaluateInputs) -> Any:
+    """The run's parse doubt (``--parse-uncertainty``), of the language's parser."""
+    if not inputs.parse_uncertainty:
+        return None
+    from samsa.config import shared_parser
+    from samsa.engine.uncertainty import UncertaintyTotals
+
+    if "samsa" not in inputs.metrics:
+        raise InputError(None, None, "--parse-uncertainty is about SAMSA: add samsa to -m")
+    calibration = run_doubt(shared_parser(inputs.language.parser), wanted=True)
+    assert calibration is not None
+    return UncertaintyTotals(calibration)
+
+
+def _evaluate(
+    inputs: EvaluateInputs,
+    runtime: Runtime,
+    source_path: str,
+    source: list[str],
+    refs: Any,
+    systems: dict[str, list[str]],
+    doubt: Any,
+) -> dict[str, Any]:
+    from samsa.engine.evaluate import evaluate
+
+    samsa = "samsa" in inputs.metrics
+    cache = runtime.open_cache() if samsa and not inputs.ucca else None
+    bar = runtime.progress(None if inputs.documents else len(source) if samsa else 0, "samsa")
     try:
-        result = evaluate(
+        return evaluate(
             systems,
             orig_sents=source,
             refs_sents=refs,
             refs_layout="sentences",
-            metrics=metrics,
-            config=config,
-            ucca=args.ucca,
-            jobs=worker_count(args.jobs),
-            dask=dask_target(args),
+            metrics=list(inputs.metrics),
+            config=inputs.config,
+            ucca=inputs.ucca,
+            jobs=runtime.workers,
+            dask=runtime.dask,
             cache=cache,
             progress=bar.update,
-            documents=args.documents,
+            documents=inputs.documents,
             doubt=doubt,
             source_name=source_path,
         )
@@ -238,20 +322,30 @@ def run(args: argparse.Namespace) -> int:
         bar.close()
         if cache is not None:
             cache.close()
-    result["test_set"] = args.test_set
-    if doubt is not None and (args.confidence or args.paired_bs):
+
+
+def _statistics(
+    inputs: EvaluateInputs,
+    result: dict[str, Any],
+    source: list[str],
+    systems: dict[str, list[str]],
+    refs: Any,
+    doubt: Any,
+) -> None:
+    """-ci and --paired-bs: SAMSA's from the parse bootstrap under parse doubt, the others' from resampled
+    sentences."""
+    if doubt is not None and (inputs.confidence or inputs.paired):
         from samsa.report.intervals import add_parse_bootstrap
 
         add_parse_bootstrap(
-            result, doubt, resamples=args.bootstrap, seed=args.seed, intervals=args.confidence, paired=args.paired_bs
-        )
-    lexical_bootstrap = metrics
+            result, doubt, resamples=inputs.bootstrap, seed=inputs.seed, intervals=inputs.confidence,
+            paired=inputs.paired,
+        )  # fmt: skip
+    lexical_bootstrap = list(inputs.metrics)
     if doubt is not None:  # SAMSA's figures are the parse bootstrap's; the others' as without it, when any
-        from samsa.report.metrics import RESAMPLABLE
-
-        lexical_bootstrap = [m for m in metrics if m in RESAMPLABLE]
-        result["bootstrap"] = {"resamples": args.bootstrap, "seed": args.seed, "level": 0.95}
-    if (args.confidence or args.paired_bs) and lexical_bootstrap:
+        lexical_bootstrap = [m for m in inputs.metrics if m in RESAMPLABLE]
+        result["bootstrap"] = {"resamples": inputs.bootstrap, "seed": inputs.seed, "level": 0.95}
+    if (inputs.confidence or inputs.paired) and lexical_bootstrap:
         from samsa.report.intervals import add_bootstrap
 
         add_bootstrap(
@@ -260,26 +354,26 @@ def run(args: argparse.Namespace) -> int:
             systems,
             refs,
             lexical_bootstrap,
-            config,
-            resamples=args.bootstrap,
-            seed=args.seed,
-            intervals=args.confidence,
-            paired=args.paired_bs,
+            inputs.config,
+            resamples=inputs.bootstrap,
+            seed=inputs.seed,
+            intervals=inputs.confidence,
+            paired=inputs.paired,
         )
-    if args.score_only:
+
+
+def _render(inputs: EvaluateInputs, result: dict[str, Any], output: Output) -> str:
+    if inputs.score_only:
         lines = [
-            "\t".join(_plain(v, args.width) for k, v in flatten(values).items() if k.split(".")[0] in metrics)
+            "\t".join(_plain(v, output.width) for k, v in flatten(values).items() if k.split(".")[0] in inputs.metrics)
             for values in result["systems"].values()
         ]
-        emit(args, "\n".join(lines))
-        return 0
-    if args.format == "json":
-        emit(args, json.dumps(result, indent=2, ensure_ascii=False))
-        return 0
+        return "\n".join(lines)
+    if output.format == "json":
+        return json.dumps(result, indent=2, ensure_ascii=False)
     rows = [{"system": name, **flatten(values)} for name, values in result["systems"].items()]
     columns = ["system", *dict.fromkeys(k for r in rows for k in r if k != "system")]
-    emit(args, render(rows, columns, args.format, width=args.width, signatures=result["signatures"]))
-    return 0
+    return render(rows, columns, output.format, width=output.width, signatures=result["signatures"])
 
 
 def _plain(value: Any, width: int) -> str:

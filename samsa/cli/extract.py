@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from samsa.cli.io import emit
+from samsa.cli.io import Output
 
 DESCRIPTION = """\
 Write the sentences of a directory of UCCA XML files, one line per file in natural
@@ -47,5 +47,5 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(args.output, [xml.directory, *xml.files])
     with progress_bar(len(xml.files), "load", args.quiet) as bar:
         graphs = xml.load(bar.update)
-    emit(args, "\n".join(" ".join(tokens(g)) for g in graphs))
+    Output(path=args.output).emit("\n".join(" ".join(tokens(g)) for g in graphs))
     return 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_write_text, decode_lines, read_lines
@@ -117,22 +117,27 @@ def add_format_options(p: argparse.ArgumentParser, choices: tuple[str, ...] = FO
     )
 
 
-def system_files(args: argparse.Namespace) -> list[tuple[str, str]]:
-    """(name, path) of every system given, names checked; at most one '-'."""
-    paths = [*args.systems, *getattr(args, "more_systems", []), *args.inputs]
-    if not paths and getattr(args, "systems_required", True) and stdin_is_piped():
+def named_systems(paths: list[str], names: list[str] | None, *, required: bool = True) -> list[tuple[str, str]]:
+    """(name, path) of every system file given (``-`` is standard input, at most once; with no file and input
+    piped, standard input), names checked (``--name``: one each, all different)."""
+    if not paths and required and stdin_is_piped():
         paths = [STDIN]  # sacrebleu's habit: `samsa evaluate -t NAME < out.txt`
-    if not paths and getattr(args, "systems_required", True):
+    if not paths and required:
         raise InputError(None, None, "no system output given: pass files (or '-' for standard input) or -i FILE")
     if paths.count(STDIN) > 1:
         raise InputError(None, None, "standard input ('-') can be read once only")
-    names = args.names or [("stdin" if p == STDIN else Path(p).name) for p in paths]
+    names = names or [("stdin" if p == STDIN else Path(p).name) for p in paths]
     if len(names) != len(paths):
         raise InputError(None, None, f"--name gives {len(names)} name(s) for {len(paths)} system file(s)")
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
         raise InputError(None, None, f"system names must differ (use --name): {', '.join(dup)}")
     return list(zip(names, paths, strict=True))
+
+
+def file_paths(paths: list[str]) -> list[str]:
+    """The files among system paths (standard input is none): what an output must never overwrite."""
+    return [p for p in paths if p != STDIN]
 
 
 def stdin_is_piped() -> bool:
@@ -158,25 +163,60 @@ def read_text_lines(
     return read_lines(path, allow_empty_lines=allow_empty_lines, max_tokens=max_tokens)
 
 
-def output_inputs(args: argparse.Namespace) -> list[Any]:
-    """Paths an output must never overwrite: the run's own inputs."""
-    paths = [*getattr(args, "systems", []), *getattr(args, "more_systems", []), *getattr(args, "inputs", [])]
-    return [p for p in paths if p != STDIN]
+class Output(NamedTuple):
+    """Where and how a result goes (``-f``, ``-w``, ``-o``): standard output, or a file written atomically."""
+
+    format: str = "table"
+    width: int = 2
+    path: str | None = None
+
+    def check(self, inputs: list[Any]) -> None:
+        """Before any work: the target can be written and is none of ``inputs``."""
+        from samsa.fileio import check_output_path
+
+        if self.path:
+            check_output_path(self.path, inputs)
+
+    def emit(self, text: str) -> None:
+        """Print the result, or write it to ``-o FILE``."""
+        if self.path:
+            atomic_write_text(self.path, text + "\n")
+        else:
+            print(text)
 
 
-def emit(args: argparse.Namespace, text: str) -> None:
-    """Print the result, or write it to ``-o FILE`` (checked before any work by :func:`check_output`)."""
-    if getattr(args, "output", None):
-        atomic_write_text(args.output, text + "\n")
+def read_corpus(
+    test_set: str | None,
+    source: str | None,
+    refs: list[str],
+    data: str | None,
+    *,
+    documents: bool = False,
+    want_refs: bool = True,
+) -> tuple[str, list[str], list[list[str]] | None]:
+    """(source path, sources, references per sentence or None) of ``-t NAME``, or of ``--source`` and ``--refs``."""
+    if test_set:
+        from samsa.engine.evaluate import test_set_corpus
+        from samsa.testsets import get_test_set, test_set_files
+
+        if source or refs:
+            raise InputError(None, None, "give either -t/--test-set or --source/--refs, not both")
+        path = str(test_set_files(get_test_set(test_set).name, data)[0])
+        sources, per = test_set_corpus(test_set, data)
+        return path, sources, per if want_refs else None
+    if not source:
+        raise InputError(
+            None,
+            None,
+            "--refs needs --source (or use -t)" if refs else "no sources: give -t/--test-set NAME or --source FILE",
+        )
+    if documents:
+        from samsa.engine.documents import MAX_DOCUMENT_TOKENS
+
+        sources = read_lines(source, allow_empty_lines=False, max_tokens=MAX_DOCUMENT_TOKENS)
     else:
-        print(text)
-
-
-def check_output(args: argparse.Namespace, inputs: list[Any]) -> None:
-    from samsa.fileio import check_output_path
-
-    if getattr(args, "output", None):
-        check_output_path(args.output, inputs)
+        sources = read_lines(source, allow_empty_lines=False)
+    return source, sources, read_refs(refs, source, len(sources)) if refs and want_refs else None
 
 
 def read_refs(paths: list[str], source: str, n: int, separator: str | None = None) -> list[list[str]]:
@@ -187,31 +227,3 @@ def read_refs(paths: list[str], source: str, n: int, separator: str | None = Non
     streams = [read_lines(p, max_tokens=None) for p in paths]
     check_line_counts([(source, n), *((p, len(s)) for p, s in zip(paths, streams, strict=True))])
     return file_refs(streams, n, separator, paths)
-
-
-def read_corpus(args: argparse.Namespace, *, refs: bool = True) -> tuple[str, list[str], list[list[str]] | None]:
-    """(source path, sources, references per sentence or None) from ``-t NAME`` or ``--source``/``--refs``."""
-    if args.test_set:
-        from samsa.engine.evaluate import test_set_corpus
-        from samsa.testsets import get_test_set, test_set_files
-
-        if args.source or args.refs:
-            raise InputError(None, None, "give either -t/--test-set or --source/--refs, not both")
-        path = str(test_set_files(get_test_set(args.test_set).name, args.data)[0])
-        source, per = test_set_corpus(args.test_set, args.data)
-        return path, source, per if refs else None
-    if not args.source:
-        raise InputError(
-            None,
-            None,
-            "--refs needs --source (or use -t)"
-            if args.refs
-            else "no sources: give -t/--test-set NAME or --source FILE",
-        )
-    if getattr(args, "documents", False):
-        from samsa.engine.documents import MAX_DOCUMENT_TOKENS
-
-        source = read_lines(args.source, allow_empty_lines=False, max_tokens=MAX_DOCUMENT_TOKENS)
-    else:
-        source = read_lines(args.source, allow_empty_lines=False)
-    return args.source, source, read_refs(args.refs, args.source, len(source)) if args.refs and refs else None

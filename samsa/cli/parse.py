@@ -8,11 +8,12 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from samsa.cli.common import add_language_option, add_runtime_options, dask_target, default_parser, open_cache
-from samsa.engine.pipeline import line_origin, make_executor, progress_bar, run_items, worker_count
+from samsa.cli.common import Runtime, add_language_option, add_runtime_options, parser_name, resolve_language
+from samsa.engine.pipeline import line_origin
 from samsa.engine.worker import Item, Job
 from samsa.errors import OutputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, check_not_interrupted, check_output_path, current_umask, read_lines
+from samsa.languages import by_language
 from samsa.registry import available, get_parser
 from samsa.ucca.xml import to_standard_xml
 
@@ -53,7 +54,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--parser",
         default=None,
-        help=f"parser (default: the language's: builtin for en, builtin:de for de); builtin:accurate or "
+        help=f"parser (default: the language's: {by_language(lambda lang: lang.parser)}); builtin:accurate or "
         f"builtin:mpnet for those pipelines "
         f"(available: {', '.join(available('parsers'))})",
     )
@@ -63,21 +64,32 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    out = check_output_path(args.output_dir, [args.input], directory=True)
+    lang = resolve_language(args.lang)
+    runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
+    return parse(args.input, args.output_dir, parser_name(args.parser, lang), args.tokenizer == "none", runtime)
+
+
+def parse(source: str, target: str, parser: str, tokenized: bool, runtime: Runtime) -> int:
+    """Parse the lines of ``source`` (whitespace tokens when ``tokenized``) into the XML files of ``target``."""
+    from samsa.engine.corpus import run_corpus
+
+    out = check_output_path(target, [source], directory=True)
     _check_reusable(out)
-    lines = read_lines(args.input, allow_empty_lines=False, max_tokens=DEFAULT_MAX_TOKENS)
-    parser = get_parser(default_parser(args))
-    sentences = [line.split() for line in lines] if args.tokenizer == "none" else lines
+    lines = read_lines(source, allow_empty_lines=False, max_tokens=DEFAULT_MAX_TOKENS)
+    parsing = get_parser(parser)
+    sentences = [line.split() for line in lines] if tokenized else lines
     width = max(6, len(str(len(lines))))
-    executor = make_executor(Job.parse_only(parser), jobs=worker_count(args.jobs), dask=dask_target(args))
-    cache = open_cache(args)
-    bar = progress_bar(len(lines), "parse", args.quiet)
+    cache = runtime.open_cache()
+    bar = runtime.progress(len(lines), "parse")
     # everything goes to a fresh directory beside the target, which replaces it only at the end: an interrupted
     # run leaves the old directory as it was, and a finished one never keeps files of an earlier, longer run
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    items = (Item("parse", s, origin=line_origin(source, k)) for k, s in enumerate(sentences, 1))
+    stream = run_corpus(
+        items, Job.parse_only(parsing), cache=cache, parser=parsing, return_graphs=True, jobs=runtime.workers,
+        dask=runtime.dask, progress=bar.update,
+    )  # fmt: skip
     try:
-        items = (Item("parse", s, origin=line_origin(args.input, k)) for k, s in enumerate(sentences, 1))
-        stream = run_items(items, executor, cache=cache, parser=parser, return_graphs=True, progress=bar.update)
         for k, (_, res) in enumerate(stream, 1):
             g = res.graph
             assert g is not None  # parse items come back with their graph (return_graphs)
@@ -89,8 +101,8 @@ def run(args: argparse.Namespace) -> int:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     finally:
+        stream.close()
         bar.close()
-        executor.close()
         if cache is not None:
             cache.close()
     return 0

@@ -4,32 +4,34 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from samsa.cli.common import (
+    Runtime,
     add_language_option,
     add_runtime_options,
     add_splitter_option,
-    dask_target,
-    default_parser,
-    open_cache,
-    samsa_config,
+    hint_language,
+    parser_name,
+    resolve_language,
 )
 from samsa.cli.io import (
     add_system_options,
     add_test_set_option,
+    file_paths,
     int_at_least,
-    output_inputs,
+    named_systems,
     read_corpus,
     read_text_lines,
     shown,
-    system_files,
 )
+from samsa.config import SamsaConfig
 from samsa.engine.documents import MAX_DOCUMENT_TOKENS
+from samsa.engine.uncertainty import run_doubt
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS
+from samsa.languages import Language, by_language
 from samsa.text import TOKENIZERS
 
 DESCRIPTION = """\
@@ -78,7 +80,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--tokenizer",
         choices=sorted(TOKENIZERS),
         default=None,
-        help="SAMSA's output tokenizer (default: the language's: wordpunct for en, de for de)",
+        help=f"SAMSA's output tokenizer (default: the language's: {by_language(lambda lang: lang.tokenizer)})",
     )
     p.add_argument("--sentence-separator", metavar="SEP", default=None, help="sentence separator in output lines")
     add_splitter_option(p)
@@ -101,120 +103,192 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _corpus(args: argparse.Namespace) -> tuple[str, list[str], list[list[str]] | None]:
-    """(source path, sources or [] for --ucca alone, references per sentence or None)."""
-    if args.test_set or args.source or args.refs:
-        return read_corpus(args, refs=not args.no_refs)
-    if not args.ucca:
-        raise InputError(None, None, "no sources: give -t NAME, --source FILE or --ucca DIR")
-    return args.ucca, [], None
+class ReportInputs(NamedTuple):
+    """What ``samsa report`` reads and how it writes: the systems, the sources (a test set, ``--source`` with
+    ``--refs``, and or ``--ucca DIR``), the language and text settings, the statistics' settings and the page."""
+
+    systems: tuple[tuple[str, str], ...]
+    language: Language
+    parser: str
+    output: str
+    lang_given: bool = False
+    test_set: str | None = None
+    data: str | None = None
+    source: str | None = None
+    refs: tuple[str, ...] = ()
+    no_refs: bool = False
+    ucca: str | None = None
+    documents: bool = False
+    tokenizer: str | None = None
+    separator: str | None = None
+    splitter: str | None = None
+    bootstrap: int = 1000
+    seed: int = 12345
+    parse_uncertainty: bool = True
+    title: str | None = None
+
+    def corpus(self) -> tuple[str, list[str], list[list[str]] | None]:
+        """(source path, sources or [] for --ucca alone, references per sentence or None)."""
+        if self.test_set or self.source or self.refs:
+            return read_corpus(
+                self.test_set, self.source, list(self.refs), self.data, documents=self.documents,
+                want_refs=not self.no_refs,
+            )  # fmt: skip
+        if not self.ucca:
+            raise InputError(None, None, "no sources: give -t NAME, --source FILE or --ucca DIR")
+        return self.ucca, [], None
+
+    def samsa_config(self, parser: Any) -> SamsaConfig:
+        settings: dict[str, Any] = {"tokenizer": self.tokenizer, "separator": self.separator}
+        return SamsaConfig(parser=parser, language=self.language.code, splitter=self.splitter_name, **settings)
+
+    @property
+    def splitter_name(self) -> str:
+        return self.splitter or self.language.splitter
 
 
 def run(args: argparse.Namespace) -> int:
-    from samsa.engine.pipeline import parse_corpus, progress_bar, worker_count
+    lang = resolve_language(args.lang, args.test_set)
+    inputs = ReportInputs(
+        systems=tuple(named_systems([*args.systems, *args.inputs], args.names, required=args.systems_required)),
+        language=lang,
+        parser=parser_name(None, lang),
+        output=args.output,
+        lang_given=args.lang is not None,
+        test_set=args.test_set,
+        data=args.data,
+        source=args.source,
+        refs=tuple(args.refs),
+        no_refs=args.no_refs,
+        ucca=args.ucca,
+        documents=args.documents,
+        tokenizer=args.tokenizer,
+        separator=args.sentence_separator,
+        splitter=args.splitter,
+        bootstrap=args.bootstrap,
+        seed=args.seed,
+        parse_uncertainty=args.parse_uncertainty,
+        title=args.title,
+    )
+    runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
+    return report(inputs, runtime)
+
+
+def report(inputs: ReportInputs, runtime: Runtime) -> int:
+    """``samsa report``: read, parse (or load) the sources, build the page and write it."""
     from samsa.fileio import check_output_path
     from samsa.registry import get_parser
     from samsa.testsets import get_test_set
-    from samsa.ucca.graph import tokens
 
-    named = system_files(args)
-    check_output_path(args.output, [*output_inputs(args), *(x for x in (args.source, args.ucca) if x)])
-    source_path, sources, refs = _corpus(args)
-    test_set = args.test_set and get_test_set(args.test_set).name
-    if args.documents:
+    check_output_path(
+        inputs.output, [*file_paths([p for _, p in inputs.systems]), *(x for x in (inputs.source, inputs.ucca) if x)]
+    )
+    source_path, sources, refs = inputs.corpus()
+    test_set = inputs.test_set and get_test_set(inputs.test_set).name
+    if inputs.documents:
         if test_set:
             raise InputError(None, None, "--documents reads documents from --source or --ucca DIR, not a test set")
-        return _documents_report(args, named, source_path, sources, refs)
-    xml = get_parser("xml", directory=args.ucca) if args.ucca else None
+        return _documents_report(inputs, runtime, source_path, sources, refs)
+    xml = get_parser("xml", directory=inputs.ucca) if inputs.ucca else None
     if xml is not None and sources:
         xml.check_count(len(sources))
     n = len(sources) if sources else len(xml.files)  # type: ignore[union-attr]
-    systems = _read_systems(named, n, source_path)  # read (and counted) before any parsing
-    trees = None
+    systems = _read_systems(inputs.systems, n, source_path)  # read (and counted) before any parsing
+    doubt = calibration = results = None
     if xml is not None:
-        with progress_bar(len(xml.files), "load", args.quiet) as bar:
-            graphs = xml.load(bar.update)
-        sources = sources or [" ".join(tokens(g)) for g in graphs]
-        parser, annotation = xml, f"UCCA XML of {args.ucca}"
+        graphs, parser, sources = _load(xml, sources, runtime)
+        annotation = f"UCCA XML of {inputs.ucca}"
     else:
-        parser = get_parser(default_parser(args))
-        if args.parse_uncertainty and hasattr(parser, "parse_with_draws"):
-            graphs, trees = _parsed_with_trees(args, parser, sources, source_path)
-        else:
-            graphs = _parsed(
-                args,
-                len(sources),
-                lambda cache, done: parse_corpus(
-                    parser,
-                    sources,
-                    cache=cache,
-                    jobs=worker_count(args.jobs),
-                    dask=dask_target(args),
-                    progress=done,
-                    origin=source_path,
-                ),
-            )
+        hint_language(sources, inputs.language, inputs.lang_given, source_path)
+        parser = get_parser(inputs.parser)
+        calibration = run_doubt(parser, wanted=inputs.parse_uncertainty, unless_unavailable=True)
+        graphs, doubt, results = _parsed(inputs, runtime, parser, sources, systems, source_path, calibration)
         annotation = f"parsed ({parser.signature()})"
     title = f"SAMSA report{': ' + test_set if test_set else ''}"
-    return _report(
-        args,
-        graphs,
-        sources,
-        systems,
-        refs,
-        parser,
-        {"title": title, "test_set": test_set, "annotation": annotation},
-        documents=False,
-        trees=trees,
-    )
+    info = {"title": title, "test_set": test_set, "annotation": annotation}
+    page = Page(graphs, sources, systems, refs, parser, info, False, doubt, calibration, results)
+    return _report(inputs, runtime, page)
 
 
-def _documents_report(
-    args: argparse.Namespace, named: list[tuple[str, str]], source_path: str, sources: list[str], refs: Any
-) -> int:
+def _load(xml: Any, sources: list[str], runtime: Runtime) -> tuple[list[Any], Any, list[str]]:
+    """The gold graphs, their parser, and the sources (the graphs' tokens where none were given)."""
+    from samsa.ucca.graph import tokens
+
+    with runtime.progress(len(xml.files), "load") as bar:
+        graphs = xml.load(bar.update)
+    return graphs, xml, sources or [" ".join(tokens(g)) for g in graphs]
+
+
+def _parsed(
+    inputs: ReportInputs,
+    runtime: Runtime,
+    parser: Any,
+    sources: list[str],
+    systems: dict[str, list[str]],
+    source_path: str,
+    calibration: Any,
+) -> tuple[list[Any], list[Any] | None, list[Any] | None]:
+    """The sources' one-best graphs (cached, in --jobs processes or on Dask) and, with parse doubt, each line's
+    trees, each system's score on every one, and each system's sentence result (scored in the same run)."""
+    from samsa.engine.corpus import parse_corpus, parse_with_doubt
+
+    cache = runtime.open_cache()
+    try:
+        with runtime.progress(len(sources), "parse") as bar:
+            where = {"jobs": runtime.workers, "dask": runtime.dask, "progress": bar.update, "origin": source_path}
+            if calibration is None:
+                return parse_corpus(parser, sources, cache=cache, **where), None, None
+            config = inputs.samsa_config(parser)
+            outputs = list(systems.values())
+            return parse_with_doubt(config, sources, outputs, calibration, cache=cache, **where)
+    finally:
+        if cache is not None:
+            cache.close()
+
+
+def _documents_report(inputs: ReportInputs, runtime: Runtime, source_path: str, sources: list[str], refs: Any) -> int:
     """``samsa report --documents``: each source line (or document of --ucca DIR) one passage of its sentences."""
     from samsa.engine.documents import document_files, document_sentences, load_documents, parse_documents
-    from samsa.engine.pipeline import progress_bar, worker_count
     from samsa.registry import get_parser
     from samsa.ucca.graph import tokens
 
-    docs = document_files(args.ucca) if args.ucca else None
+    docs = document_files(inputs.ucca) if inputs.ucca else None
     n = len(sources) if sources else len(docs or [])
     if docs is not None and sources and len(docs) != n:
-        raise InputError(args.ucca, None, f"holds {len(docs)} documents for the {n} lines of {source_path}")
-    systems = _read_systems(named, n, source_path, MAX_DOCUMENT_TOKENS)
+        raise InputError(inputs.ucca, None, f"holds {len(docs)} documents for the {n} lines of {source_path}")
+    systems = _read_systems(inputs.systems, n, source_path, MAX_DOCUMENT_TOKENS)
     parser: Any
     if docs is not None:
-        with progress_bar(len(docs), "load", args.quiet) as bar:
+        with runtime.progress(len(docs), "load") as bar:
             graphs = list(load_documents(docs, bar.update))
         sources = sources or [" ".join(tokens(g)) for g in graphs]
-        parser, annotation = "xml", f"UCCA XML of {args.ucca}"
+        parser, annotation = "xml", f"UCCA XML of {inputs.ucca}"
     else:
+        splitter = inputs.splitter_name
         texts = [
-            document_sentences(x, separator=args.sentence_separator, splitter=args.splitter, where=(source_path, k))
+            document_sentences(x, separator=inputs.separator, splitter=splitter, where=(source_path, k))
             for k, x in enumerate(sources, 1)
         ]
-        parser = get_parser(default_parser(args))
-        graphs = _parsed(
-            args,
-            sum(map(len, texts)),
-            lambda cache, done: parse_documents(
-                parser,
-                texts,
-                cache=cache,
-                jobs=worker_count(args.jobs),
-                dask=dask_target(args),
-                progress=done,
-                origin=source_path,
-            ),
-        )
+        parser = get_parser(inputs.parser)
+        cache = runtime.open_cache()
+        try:
+            with runtime.progress(sum(map(len, texts)), "parse") as bar:
+                graphs = list(
+                    parse_documents(
+                        parser, texts, cache=cache, jobs=runtime.workers, dask=runtime.dask, progress=bar.update,
+                        origin=source_path,
+                    )
+                )  # fmt: skip
+        finally:
+            if cache is not None:
+                cache.close()
         annotation = f"parsed ({parser.signature()})"
     info = {"title": "SAMSA report (documents)", "test_set": None, "annotation": annotation}
-    return _report(args, graphs, sources, systems, refs, parser, info, documents=True)
+    return _report(inputs, runtime, Page(graphs, sources, systems, refs, parser, info, True))
 
 
 def _read_systems(
-    named: list[tuple[str, str]], n: int, source_path: str, max_tokens: int | None = DEFAULT_MAX_TOKENS
+    named: tuple[tuple[str, str], ...], n: int, source_path: str, max_tokens: int | None = DEFAULT_MAX_TOKENS
 ) -> dict[str, list[str]]:
     """Each system's lines, refused with one line when they are not ``n`` (the sources')."""
     systems = {}
@@ -226,82 +300,48 @@ def _read_systems(
     return systems
 
 
-def _parsed(
-    args: argparse.Namespace, total: int, run: Callable[[Any, Callable[[int], Any]], Iterable[Any]]
-) -> list[Any]:
-    """The graphs ``run(cache, progress)`` parses, with the parse cache open and a progress bar of ``total``."""
-    from samsa.engine.pipeline import progress_bar
+class Page(NamedTuple):
+    """What the page shows: the source graphs and texts, the systems' lines, the references, the parser that
+    annotated the sources, the header (title, test set, annotation), whether lines are documents, and the parse
+    doubt."""
 
-    cache = open_cache(args)
-    try:
-        with progress_bar(total, "parse", args.quiet) as bar:
-            return list(run(cache, bar.update))
-    finally:
-        if cache is not None:
-            cache.close()
-
-
-def _parsed_with_trees(
-    args: argparse.Namespace, parser: Any, sources: list[str], source_path: str
-) -> tuple[list[Any], list[Any]]:
-    """The one-best graphs and the calibrated trees of ``sources``, the network run once for the sources the parse
-    cache does not hold with their drawn trees (those are written to it)."""
-    from samsa.engine.pipeline import progress_bar
-    from samsa.engine.uncertainty import parse_with_trees, parser_calibration
-    from samsa.ucca.compact import as_graph
-
-    calibration = parser_calibration(parser)
-    cache = open_cache(args)
-    try:
-        with progress_bar(None, "parse with uncertainty", args.quiet):
-            best, trees = parse_with_trees(parser, sources, calibration, cache=cache, origin=source_path)
-    finally:
-        if cache is not None:
-            cache.close()
-    return [as_graph(p) for p in best], trees
+    graphs: list[Any]
+    sources: list[str]
+    systems: dict[str, list[str]]
+    refs: Any
+    parser: Any
+    info: dict[str, Any]
+    documents: bool
+    doubt: list[Any] | None = None
+    calibration: Any = None
+    results: list[Any] | None = None
 
 
-def _report(
-    args: argparse.Namespace,
-    graphs: list[Any],
-    sources: list[str],
-    systems: dict[str, list[str]],
-    refs: Any,
-    parser: Any,
-    info: dict[str, Any],
-    documents: bool,
-    trees: list[Any] | None = None,
-) -> int:
-    """Build and write the page (``info``: title, test set and annotation; ``--title`` wins; ``trees``: each
-    source's calibrated trees, for the parse uncertainty)."""
-    from samsa.engine.pipeline import progress_bar
+def _report(inputs: ReportInputs, runtime: Runtime, page: Page) -> int:
+    """Build and write the page (``--title`` wins over the page's own)."""
     from samsa.report import build_report, render_html
     from samsa.scoring.metric import Samsa
 
-    metric = Samsa(samsa_config(args, parser))
-    info = {**info, "title": args.title or info["title"], "references": _ref_counts(refs)}
-    calibration = None
-    if trees is not None:
-        from samsa.engine.uncertainty import parser_calibration
-
-        calibration = parser_calibration(parser)
-    with progress_bar(len(graphs), "report", args.quiet) as bar:
+    metric = Samsa(inputs.samsa_config(page.parser))
+    info = {**page.info, "title": inputs.title or page.info["title"], "references": _ref_counts(page.refs)}
+    with runtime.progress(len(page.graphs), "report") as bar:
         data = build_report(
-            graphs,
-            sources,
-            systems,
+            page.graphs,
+            page.sources,
+            page.systems,
             metric=metric,
-            refs=refs,
-            resamples=args.bootstrap,
-            seed=args.seed,
+            refs=page.refs,
+            resamples=inputs.bootstrap,
+            seed=inputs.seed,
             info=info,
             progress=bar.update,
-            documents=documents,
-            trees=trees,
-            calibration=calibration,
+            documents=page.documents,
+            doubt=page.doubt,
+            calibration=page.calibration,
+            results=page.results,
         )
-    unit = "documents" if documents else "sentences"
-    _write(args.output, render_html(data), f"{len(graphs)} {unit}, {len(systems)} system(s)")
+    unit = "documents" if page.documents else "sentences"
+    _write(inputs.output, render_html(data), f"{len(page.graphs)} {unit}, {len(page.systems)} system(s)")
     return 0
 
 

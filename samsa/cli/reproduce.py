@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from samsa.cli.common import add_runtime_options, dask_target, open_cache
-from samsa.cli.io import add_data_option, add_format_options, check_output, emit
+from samsa.cli.common import Runtime, add_runtime_options
+from samsa.cli.io import Output, add_data_option, add_format_options
 from samsa.fileio import check_output_path
 
 TABLES = ("hsplit-bleu-table2", "hsplit-table1", "samsa-human-tables", "samsa-correlations")
@@ -51,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
     from samsa.testsets import data_root
 
     data = data_root(args.data).path
-    check_output(args, [data])  # before any work: never an input, always writable
+    output = Output(args.format, args.width, args.output)
+    output.check([data])  # before any work: never an input, always writable
     if args.plots:
         check_output_path(args.plots, [data], directory=True)
     if args.table == "hsplit-bleu-table2":
@@ -63,16 +64,15 @@ def run(args: argparse.Namespace) -> int:
             f"| {k} | {v['sents']:.2f} | {v['split_percent']:.0f} |" for k, v in result.items()
         )
     elif args.table == "samsa-correlations":
-        from samsa.engine.pipeline import progress_bar, worker_count
-
-        cache = open_cache(args)
-        bar = progress_bar(None, "samsa", args.quiet)
+        runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
+        cache = runtime.open_cache()
+        bar = runtime.progress(None, "samsa")
         try:
             result = R.samsa_correlations(
                 data,
                 aligner=args.aligner,
-                jobs=worker_count(args.jobs),
-                dask=dask_target(args),
+                jobs=runtime.workers,
+                dask=runtime.dask,
                 cache=cache,
                 progress=bar.update,
             )
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
             f"| {s} | " + " | ".join(f"{v[d]:.2f}" for d in ("G", "P", "S", "AvgHuman")) + " |"
             for s, v in result["per_system"].items()
         )
-    emit(args, json.dumps(result, indent=2) if args.format == "json" else md)
+    output.emit(json.dumps(result, indent=2) if args.format == "json" else md)
     return 0
 
 

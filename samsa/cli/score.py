@@ -7,45 +7,35 @@ import json
 import sys
 from contextlib import ExitStack
 from dataclasses import replace
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from samsa.cli.common import (
+    AlignerChoice,
+    Runtime,
     add_aligner_options,
     add_language_option,
     add_runtime_options,
     add_splitter_option,
-    dask_target,
-    open_cache,
-    samsa_config,
+    parser_name,
+    resolve_language,
 )
+from samsa.cli.inputs import DocumentItems, ScoreInputs, ScoreOptions, suggest_option
 from samsa.cli.io import (
+    Output,
     add_data_option,
     add_format_options,
     add_system_options,
-    check_output,
-    emit,
     int_at_least,
-    output_inputs,
-    read_text_lines,
-    shown,
-    system_files,
+    named_systems,
 )
-from samsa.cli.sources import DocumentItems, sentence_items
 from samsa.config import COMPAT_NAMES, SamsaConfig
 from samsa.engine.documents import DOCUMENT_CHUNK, DOCUMENT_WINDOW, MAX_DOCUMENT_TOKENS
-from samsa.engine.pipeline import (
-    CHUNK,
-    WINDOW,
-    make_executor,
-    progress_bar,
-    run_items,
-    sentence_results,
-    worker_count,
-)
-from samsa.engine.uncertainty import UncertaintyTotals, parser_calibration
+from samsa.engine.pipeline import CHUNK, WINDOW, make_executor, run_items, sentence_results
+from samsa.engine.uncertainty import UncertaintyTotals, run_doubt
 from samsa.engine.worker import Job
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_open, check_output_path
+from samsa.languages import by_language
 from samsa.registry import available
 from samsa.scoring.metric import Samsa
 from samsa.scoring.result import CorpusTotals
@@ -96,9 +86,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--parser",
         default=None,
-        help=f"parser for --source (default: the language's: builtin, the fast pipeline, for en, builtin:de for de; "
-        f"builtin:accurate or builtin:mpnet for "
-        f"the others; available: {', '.join(available('parsers'))})",
+        help=f"parser for --source (default: the language's: {by_language(lambda lang: lang.parser)}; the fast "
+        f"pipeline is English's builtin, builtin:accurate or builtin:mpnet the others; available: "
+        f"{', '.join(available('parsers'))})",
     )
     add_aligner_options(p)
     p.add_argument(
@@ -111,8 +101,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--tokenizer",
         choices=sorted(TOKENIZERS),
         default=None,
-        help="tokenizer of the output sentences; 'none' = already tokenized (default: the language's: wordpunct "
-        "for en, de for de)",
+        help="tokenizer of the output sentences; 'none' = already tokenized (default: the language's: "
+        f"{by_language(lambda lang: lang.tokenizer)})",
     )
     p.add_argument(
         "--sentence-separator", metavar="SEP", default=None, help="string separating sentences in an output line"
@@ -170,92 +160,135 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _read_system(path: str, max_tokens: int | None, separator: str | None) -> list[str]:
-    outputs = read_text_lines(path, allow_empty_lines=True, max_tokens=max_tokens)
-    path = shown(path)
-    empty = [
-        i for i, line in enumerate(outputs, 1) if not (line.replace(separator, " ") if separator else line).strip()
-    ]
-    if empty:
-        what = "empty or separator-only" if separator else "empty"
-        print(
-            f"samsa: warning: {path}: {len(empty)} {what} output line(s) (first: line {empty[0]}); "
-            "they have no sentence and score 0",
-            file=sys.stderr,
-        )
-    return outputs
-
-
 def run(args: argparse.Namespace) -> int:
+    lang = resolve_language(args.lang, args.test_set)
+    paths = [*args.systems, *args.inputs]
+    suggest, suggest_file = suggest_option(args.suggest_annotation)
     if not (args.ucca or args.source or args.test_set):
         raise InputError(None, None, "no sources: give --ucca DIR, --source FILE or -t NAME")
-    if args.documents and args.ucca and (args.source or args.test_set):
+    inputs = ScoreInputs(
+        systems=tuple(named_systems(paths, args.names, required=args.systems_required)),
+        language=lang,
+        parser=parser_name(args.parser, lang),
+        lang_given=args.lang is not None,
+        source=args.source,
+        test_set=args.test_set,
+        data=args.data,
+        ucca=args.ucca,
+        tokenizer=args.tokenizer,
+        separator=args.sentence_separator,
+        splitter=args.splitter,
+        lowercase=args.lowercase,
+        max_tokens=args.max_tokens or (MAX_DOCUMENT_TOKENS if args.documents else DEFAULT_MAX_TOKENS),
+        documents=args.documents,
+    )
+    options = ScoreOptions(
+        compat=args.compat,
+        aligner=AlignerChoice(args.aligner, args.ppdb, args.faithful_bugs, args.spacy_model),
+        lenient=args.lenient,
+        per_sentence=args.per_sentence,
+        parse_uncertainty=args.parse_uncertainty,
+        suggest=suggest,
+        suggest_file=suggest_file,
+    )
+    runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
+    return score(inputs, options, runtime, Output(args.format, args.width, args.output))
+
+
+def score(inputs: ScoreInputs, options: ScoreOptions, runtime: Runtime, output: Output) -> int:
+    """``samsa score``: check everything that can be checked before work, build the run, stream it, summarise."""
+    _validate(inputs, options, output)
+    run = _build(inputs, options)
+    totals, dropped = _stream(run, inputs, options, runtime)
+    summaries = _summarise(run, totals, dropped, inputs.documents)
+    suggested = _suggestions(run, options)
+    output.emit(_render(summaries, suggested, options, output))
+    return 0
+
+
+def _validate(inputs: ScoreInputs, options: ScoreOptions, output: Output) -> None:
+    """The refusals that need no work, before any: conflicting sources, outputs that would overwrite an input or
+    cannot be written."""
+    if inputs.documents and inputs.ucca and inputs.parses:
         raise InputError(None, None, "--documents reads --ucca DIR or --source FILE, not both")
-    if args.max_tokens is None:
-        args.max_tokens = MAX_DOCUMENT_TOKENS if args.documents else DEFAULT_MAX_TOKENS
-    named = system_files(args)
-    inputs = [*output_inputs(args), *(x for x in (args.source, args.ucca) if x)]
-    if args.per_sentence:  # before any work: never overwrite an input, fail early on an unwritable target
-        if len(named) > 1:
+    files = inputs.input_files()
+    if options.per_sentence:  # before any work: never overwrite an input, fail early on an unwritable target
+        if len(inputs.systems) > 1:
             raise InputError(None, None, "--per-sentence needs a single system file")
-        check_output_path(args.per_sentence, inputs)
-    suggest, suggest_file = _suggest_option(args.suggest_annotation)
-    if suggest_file is not None:
-        check_output_path(suggest_file, inputs)
-    uncertain = args.parse_uncertainty or suggest is not None
-    if uncertain and args.documents:
-        raise InputError(None, None, "--parse-uncertainty scores sentences, not --documents")
-    if uncertain and args.compat != "paper":
-        raise InputError(None, None, "--parse-uncertainty needs paper-mode SAMSA (--compat paper)")
-    check_output(args, inputs)
-    systems = {n: _read_system(p, args.max_tokens, args.sentence_separator) for n, p in named}
-    files = {n: shown(p) for n, p in named}
-    documents = DocumentItems(args, systems, files) if args.documents else None
+        check_output_path(options.per_sentence, files)
+    if options.suggest_file is not None:
+        check_output_path(options.suggest_file, files)
+    output.check(files)
+
+
+class _Run(NamedTuple):
+    """A scoring run as built: the systems' lines, their files, the items (or documents), the parser of raw
+    sources (None when none are parsed), the settings, and the parse doubt."""
+
+    systems: dict[str, list[str]]
+    files: dict[str, str]
+    items: Any
+    documents: DocumentItems | None
+    parser: Any
+    config: SamsaConfig
+    doubt: UncertaintyTotals | None
+
+
+def _build(inputs: ScoreInputs, options: ScoreOptions) -> _Run:
+    """Read the systems and sources into the pipeline's items; the settings (the signature counts manual lines of
+    mixed sources) and the parse doubt the run carries."""
+    if inputs.documents or options.compat != "paper":  # parse doubt refused before anything is read
+        run_doubt(None, wanted=options.doubt, documents=inputs.documents, compat=options.compat)
+    systems, files = inputs.read_systems()
+    documents = DocumentItems(inputs, systems, files) if inputs.documents else None
     if documents is not None:
         items: Any = documents
         parser, parsing, named_parser = None, False, documents.parser
     else:
-        items, parser = sentence_items(args, systems, files)
-        parsing = parser is not None and (not args.ucca or bool(args.source or args.test_set))
+        items, parser = inputs.sentence_items(systems, files)
+        parsing = parser is not None and (not inputs.ucca or inputs.parses)
         named_parser = parser
-    config = samsa_config(args, named_parser)
+    settings: dict[str, Any] = {"compat": options.compat, "tokenizer": inputs.tokenizer, "separator": inputs.separator}
+    settings.update(splitter=inputs.splitter_name, lowercase=inputs.lowercase)
+    config = options.aligner.samsa_config(inputs.language, named_parser, **settings)
     manual = sum(it.kind == "xml" for it in items) if parsing else 0
     if manual:  # mixed sources: the signature says how many lines are manual
         config = replace(config, manual=f"{manual}/{len(items)}")
-    metric = Samsa(config)
-    doubt = None
-    if uncertain:
-        if not parsing or parser is None:
-            raise InputError(None, None, "--parse-uncertainty needs parsed sources (--source or -t)")
-        doubt = UncertaintyTotals(parser_calibration(parser))
+    calibration = run_doubt(parser if parsing else None, wanted=options.doubt, compat=options.compat)
+    doubt = UncertaintyTotals(calibration) if calibration is not None else None
+    return _Run(systems, files, items, documents, parser if parsing else None, config, doubt)
+
+
+def _stream(
+    run: _Run, inputs: ScoreInputs, options: ScoreOptions, runtime: Runtime
+) -> tuple[list[CorpusTotals], list[int]]:
+    """Run the items through the pipeline: each system's totals and the lines dropped (``--lenient``); the
+    per-sentence rows streamed to their file, which replaces the target only if the run succeeds."""
     job = Job(
-        replace(config, parser=parser if parsing else None),
-        lenient=args.lenient,
-        uncertainty=doubt.calibration if doubt is not None else None,
+        replace(run.config, parser=run.parser),
+        lenient=options.lenient,
+        uncertainty=run.doubt.calibration if run.doubt is not None else None,
     )
-    totals = [CorpusTotals() for _ in systems]
+    totals = [CorpusTotals() for _ in run.systems]
     dropped: list[int] = []
+    names = list(run.files.values())
     with ExitStack() as stack:
-        rows = _rows_file(stack, args.per_sentence)  # streamed; replaces the target only if the run succeeds
-        cache = open_cache(args) if parsing or (documents is not None and documents.parsing) else None
+        rows = _rows_file(stack, options.per_sentence)
+        parsing = run.parser is not None or (run.documents is not None and run.documents.parsing)
+        cache = runtime.open_cache() if parsing else None
         if cache is not None:
             stack.callback(cache.close)
-        executor = make_executor(job, jobs=worker_count(args.jobs), dask=dask_target(args))
+        executor = make_executor(job, jobs=runtime.workers, dask=runtime.dask)
         stack.callback(executor.close)
-        bar = stack.enter_context(progress_bar(len(items), "samsa", args.quiet))
-        given = documents.items(cache) if documents is not None else items
-        chunk, window = (DOCUMENT_CHUNK, DOCUMENT_WINDOW) if documents is not None else (CHUNK, WINDOW)
+        bar = stack.enter_context(runtime.progress(len(run.items), "samsa"))
+        given = run.documents.items(cache, runtime.workers, runtime.dask) if run.documents is not None else run.items
+        chunk, window = (DOCUMENT_CHUNK, DOCUMENT_WINDOW) if run.documents is not None else (CHUNK, WINDOW)
         stream = run_items(
-            given,
-            executor,
-            cache=cache if parsing else None,
-            parser=parser if parsing else None,
-            progress=bar.update,
-            chunk=chunk,
-            window=window,
-        )
+            given, executor, cache=cache if run.parser else None, parser=run.parser, progress=bar.update,
+            chunk=chunk, window=window,
+        )  # fmt: skip
         for line, (item, res) in enumerate(stream, 1):
-            scored = sentence_results(item, line, res, list(files.values()), lenient=args.lenient)
+            scored = sentence_results(item, line, res, names, lenient=options.lenient)
             if scored is None:
                 dropped.append(line)
                 if rows is not None:
@@ -263,54 +296,58 @@ def run(args: argparse.Namespace) -> int:
                 continue
             for total, r in zip(totals, scored, strict=True):
                 total.add(r)
-            parse = doubt.add(line, res.menu, res.tree_scores) if doubt is not None else None
+            parse = run.doubt.add(line, res.menu, res.tree_scores) if run.doubt is not None else None
             if rows is not None:
-                where = {"document" if args.documents else "line": line}
+                where = {"document" if inputs.documents else "line": line}
                 extra = {"parse": parse} if parse is not None else {}
                 rows.write(json.dumps({**where, **scored[0].to_dict(), **extra}, ensure_ascii=False) + "\n")
-        if len(dropped) == len(items):  # inside the block: the per-sentence file is then not written either
+        if len(dropped) == len(run.items):  # inside the block: the per-sentence file is then not written either
             raise InputError(None, None, "every line was dropped; nothing to score")
     if dropped:
         print(
-            f"samsa: warning: --lenient dropped {len(dropped)} of {len(items)} line(s) (first: line {dropped[0]});"
+            f"samsa: warning: --lenient dropped {len(dropped)} of {len(run.items)} line(s) (first: line {dropped[0]});"
             " the scores are over the rest",
             file=sys.stderr,
         )
+    return totals, dropped
+
+
+def _summarise(run: _Run, totals: list[CorpusTotals], dropped: list[int], documents: bool) -> list[dict[str, Any]]:
+    """Each system's corpus result (with the parse interval under parse doubt)."""
+    metric = Samsa(run.config)
     summaries = [
-        {"system": name, "file": files[name], **_summary(t, metric, args.documents), "n_dropped": len(dropped)}
-        for name, t in zip(systems, totals, strict=True)
+        {"system": name, "file": run.files[name], **_summary(t, metric, documents), "n_dropped": len(dropped)}
+        for name, t in zip(run.systems, totals, strict=True)
     ]
-    suggested = None
-    if doubt is not None:
+    if run.doubt is not None:
         for s, summary in enumerate(summaries):
-            summary["parse_interval"] = {**doubt.interval(s), "signature": doubt.calibration.signature()}
-        if suggest is not None:
-            suggested = doubt.suggest(suggest)
-            if suggest_file is not None:
-                with atomic_open(suggest_file) as f:
-                    f.writelines(f"{n}\n" for n in suggested)
-    if args.format == "json":
-        if suggested is not None and suggest_file is None:
+            summary["parse_interval"] = {**run.doubt.interval(s), "signature": run.doubt.calibration.signature()}
+    return summaries
+
+
+def _suggestions(run: _Run, options: ScoreOptions) -> list[int] | None:
+    """The lines to annotate first (``--suggest-annotation``), written to their file when one is named."""
+    if run.doubt is None or options.suggest is None:
+        return None
+    suggested = run.doubt.suggest(options.suggest)
+    if options.suggest_file is not None:
+        with atomic_open(options.suggest_file) as f:
+            f.writelines(f"{n}\n" for n in suggested)
+    return suggested
+
+
+def _render(summaries: list[dict[str, Any]], suggested: list[int] | None, options: ScoreOptions, output: Output) -> str:
+    """The result as JSON, or as a table with the signature lines (and the lines to annotate)."""
+    shown_here = suggested is not None and options.suggest_file is None
+    if output.format == "json":
+        if shown_here:
             for summary in summaries:
                 summary["suggest_annotation"] = suggested
-        emit(args, json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=2, ensure_ascii=False))
-    else:
-        table = _table(summaries, args.format, args.width)
-        if suggested is not None and suggest_file is None:
-            table += f"\nannotate these source lines first: {' '.join(map(str, suggested)) or '(none)'}"
-        emit(args, table)
-    return 0
-
-
-def _suggest_option(values: list[str] | None) -> tuple[int | None, str | None]:
-    """(N, FILE or None) of ``--suggest-annotation N [FILE]``."""
-    if values is None:
-        return None, None
-    if len(values) > 2 or not values[0].isdigit() or int(values[0]) < 1:
-        raise InputError(
-            None, None, "--suggest-annotation takes a number of lines (at least 1) and, optionally, a FILE"
-        )
-    return int(values[0]), values[1] if len(values) == 2 else None
+        return json.dumps(summaries[0] if len(summaries) == 1 else summaries, indent=2, ensure_ascii=False)
+    table = _table(summaries, output.format, output.width)
+    if shown_here:
+        table += f"\nannotate these source lines first: {' '.join(map(str, suggested or [])) or '(none)'}"
+    return table
 
 
 def _rows_file(stack: ExitStack, target: str | None) -> TextIO | None:

@@ -39,7 +39,6 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         print("\n".join(available_test_sets()))
         return 0
-    from samsa.tables import render
     from samsa.testsets import TEST_SETS, data_root
 
     try:
@@ -64,6 +63,29 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({"data_root": str(root.path) if root else None, "test_sets": rows}, indent=2))
     else:
-        print(render(rows, ["name", "language", "refs", "found", "licence", "description"], "table"))
+        print(_table(rows))
         print(f"data root: {root.path} (from {root.setting})" if root else f"data root: none ({problem})")
     return 0
+
+
+def _table(rows: list[dict[str, object]]) -> str:
+    """The test sets in 100 columns: name (and its short name), language, references, whether the data root has
+    them, and what they are (description and licence, wrapped)."""
+    from tabulate import tabulate
+
+    from samsa.testsets import ALIASES
+
+    short = {name: alias for alias, name in ALIASES.items()}
+    table = [
+        [
+            r["name"],
+            short.get(str(r["name"]), ""),
+            r["language"],
+            r["refs"],
+            r["found"],
+            f"{r['description']} [{r['licence']}]",
+        ]
+        for r in rows
+    ]
+    headers = ["name", "short", "lang", "refs", "found", "what it is [licence]"]
+    return str(tabulate(table, headers, maxcolwidths=[None, None, None, None, None, 32], disable_numparse=True))

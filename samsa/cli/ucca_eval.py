@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from samsa.cli.io import add_format_options, check_output, emit
+from samsa.cli.io import Output, add_format_options
 from samsa.errors import InputError
 from samsa.ucca.evaluation import evaluate_corpus, scene_scores
 from samsa.ucca.graph import tokens
@@ -46,7 +46,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_output(args, [args.gold, args.pred])
+    output = Output(args.format, args.width, args.output)
+    output.check([args.gold, args.pred])
     gold, pred = list_passage_files(args.gold), list_passage_files(args.pred)
     if [f.name for f in gold] != [f.name for f in pred] and len(gold) != len(pred):
         raise InputError(args.pred, None, f"holds {len(pred)} XML files but {args.gold} holds {len(gold)}")
@@ -69,9 +70,8 @@ def run(args: argparse.Namespace) -> int:
 
         normalization = f"ucca-{ucca_version()}"
     if args.format == "json":
-        emit(
-            args,
-            json.dumps({"passages": len(pairs), "normalization": normalization, **scores, "scenes": scenes}, indent=2),
+        output.emit(
+            json.dumps({"passages": len(pairs), "normalization": normalization, **scores, "scenes": scenes}, indent=2)
         )
         return 0
     from samsa.tables import render
@@ -98,9 +98,9 @@ def run(args: argparse.Namespace) -> int:
         f"normalization: {normalization} (UCCA F1 rows; scene scores are never normalized)"
     )
     if args.format == "csv":
-        emit(args, table)
+        output.emit(table)
     elif args.format == "latex":
-        emit(args, table + "\n" + "\n".join(f"% {x}" for x in note.splitlines()))
+        output.emit(table + "\n" + "\n".join(f"% {x}" for x in note.splitlines()))
     else:
-        emit(args, table + "\n\n" + note)
+        output.emit(table + "\n\n" + note)
     return 0

@@ -1,14 +1,11 @@
 """A persistent cache of parsed UCCA graphs (SQLite), so that each source is parsed once, ever.
 
-Papers score dozens of systems on the same sources; with the cache, every ``score``,
-``benchmark`` or ``compare-annotations`` run after the first reads their parses. An entry
-is keyed by the parser's full cache key (signature, weights digest, spaCy model:
-``BuiltinParser.cache_key``) and the exact input (the token list, or the raw
-string for a parser that tokenizes itself), and stores the graph as
-:func:`samsa.ucca.graph.to_json`, compressed, and beside it the graph's paper-mode
-scoring structure (:func:`samsa.engine.entries.encode_structure`, tagged with
-the version of the scene rules that derived it): a warm ``samsa score`` reads
-only the structure and never rebuilds a graph.
+Papers score dozens of systems on the same sources; with the cache, every run after the first reads their parses.
+An entry is keyed by the parser's full cache key (signature, weights digest, spaCy model:
+``BuiltinParser.cache_key``) and the exact input (the token list, or the raw string for a parser that tokenizes
+itself), and stores the graph as :func:`samsa.ucca.graph.to_json`, compressed, and beside it the graph's paper-mode
+scoring structure (:func:`samsa.engine.entries.encode_structure`, tagged with the version of the scene rules that
+derived it): a warm ``samsa score`` reads only the structure and never rebuilds a graph.
 
 Safety: SQLite transactions make a write all-or-nothing, so a writer killed
 with SIGKILL leaves either the old state or the new one; WAL mode and a busy
@@ -29,9 +26,9 @@ schema, is moved aside (``.corrupt-<time>``) and started afresh; a corruption
 found in the middle of a run is reported once and the rest of the run goes
 without the cache, with the same outputs as ``--no-cache``.
 
-Where: ``--cache PATH`` or ``$SAMSA_CACHE``, else ``parses.sqlite`` in the user
-cache directory (``platformdirs``: ``$XDG_CACHE_HOME/samsa``, ``~/.cache/samsa``,
-``~/Library/Caches/samsa`` or ``%LOCALAPPDATA%\\samsa``).
+Where: ``--cache PATH`` or ``$SAMSA_CACHE``, else ``parses.sqlite`` in the user cache directory (``platformdirs``:
+``$XDG_CACHE_HOME/samsa``, ``~/.cache/samsa``, ``~/Library/Caches/samsa`` or ``%LOCALAPPDATA%\\samsa``). The
+trees drawn for parse uncertainty live in a table of their own (``samsa.engine.cache_drawn``).
 """
 
 from __future__ import annotations
@@ -48,6 +45,7 @@ from typing import Any
 
 import networkx as nx
 
+from samsa.engine.cache_drawn import DRAWN_TABLE, DrawnTrees, digest
 from samsa.engine.cache_file import APPLICATION_ID, default_cache_path, samsa_owned
 from samsa.engine.entries import decode_graph, encode_graph, input_text
 from samsa.errors import InputError
@@ -55,7 +53,8 @@ from samsa.errors import InputError
 __all__ = ["SCHEMA", "ParseCache", "decode_graph", "default_cache_path", "encode_graph", "input_text"]
 
 SCHEMA = "samsa-parse-cache-3"
-_CREATE = """
+_CREATE = (
+    """
 CREATE TABLE IF NOT EXISTS info (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS parses (
     key BLOB PRIMARY KEY,
@@ -69,19 +68,18 @@ CREATE TABLE IF NOT EXISTS parses (
     scenes_version TEXT
 ) WITHOUT ROWID;
 """
+    + DRAWN_TABLE
+)
+#: the ``info`` row that says the drawn trees live in their own table: older runs kept them in ``parses``, under
+#: their parser's key extended by ``|trees:`` (those rows are deleted once, when a cache is first opened here)
+_DRAWN_TABLE = "drawn-table"
 
 
 def _key(parser_key: str, text: str) -> bytes:
     return hashlib.sha256(f"{parser_key}\0{text}".encode()).digest()
 
 
-def _digest(key: bytes, blob: bytes, version: str = "") -> bytes:
-    """A payload's checksum bound to its key (and a structure's to its scene-rules version): a payload moved to
-    another key no longer checks out."""
-    return hashlib.sha256(key + version.encode() + b"\0" + blob).digest()
-
-
-class ParseCache:
+class ParseCache(DrawnTrees):
     """Get and put parsed graphs by (parser key, input).
 
     >>> import tempfile, pathlib
@@ -111,6 +109,10 @@ class ParseCache:
         if schema != SCHEMA:
             db.close()
             raise sqlite3.DatabaseError(f"schema {schema!r}, expected {SCHEMA!r}")
+        if db.execute("SELECT 1 FROM info WHERE name = ?", (_DRAWN_TABLE,)).fetchone() is None:
+            with _Transaction(db):
+                db.execute("DELETE FROM parses WHERE parser LIKE '%|trees:%'")
+                db.execute("INSERT OR IGNORE INTO info VALUES (?, '1')", (_DRAWN_TABLE,))
         return db
 
     def _create(self) -> None:
@@ -126,6 +128,7 @@ class ParseCache:
                 db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 db.executescript(_CREATE)
                 db.execute("INSERT OR IGNORE INTO info VALUES ('schema', ?)", (SCHEMA,))
+                db.execute("INSERT OR IGNORE INTO info VALUES (?, '1')", (_DRAWN_TABLE,))
                 db.execute("PRAGMA journal_mode = WAL")
             finally:
                 db.close()
@@ -227,21 +230,21 @@ class ParseCache:
         return [None if e is None else e[0] for e in self.get_entries(parser_key, sentences)]
 
     def get_entries(
-        self, parser_key: str, sentences: Sequence[str | Sequence[str]], scenes_version: str | None = None
+        self, parser_key: str, sentences: Sequence[str | Sequence[str]], structure_version: str | None = None
     ) -> list[tuple[bytes | None, bytes | None] | None]:
-        """``(graph payload, None)`` or, when ``scenes_version`` is given and the entry has a structure of that
-        version, ``(None, structure)``; None for a miss. Only what is returned is read and checked (digest, key,
-        input); a bad entry is deleted and reported as a miss."""
+        """``(graph payload, None)`` or, when ``structure_version`` is given and the entry has a structure of that
+        version, ``(None, encoded structure)``; None for a miss. Only what is returned is read and checked (digest,
+        key, input); a bad entry is deleted and reported as a miss."""
         if self._db is None:
             return [None] * len(sentences)
         try:
-            return self._entries(parser_key, sentences, scenes_version)
+            return self._entries(parser_key, sentences, structure_version)
         except sqlite3.Error as e:
             self._failed(e)
             return [None] * len(sentences)
 
     def _entries(
-        self, parser_key: str, sentences: Sequence[str | Sequence[str]], scenes_version: str | None
+        self, parser_key: str, sentences: Sequence[str | Sequence[str]], structure_version: str | None
     ) -> list[tuple[bytes | None, bytes | None] | None]:
         assert self._db is not None
         texts = [input_text(s) for s in sentences]
@@ -258,31 +261,31 @@ class ParseCache:
         for b in range(0, len(unique), 500):  # SQLite's bound-variable limit
             chunk = unique[b : b + 500]
             marks = ",".join(f"?{k + 2}" for k in range(len(chunk)))
-            for r in self._db.execute(query.format(marks), [scenes_version or "", *chunk]):
-                payload, digest = (bytes(r[3]), bytes(r[4])) if r[3] is not None else (None, None)
-                found[bytes(r[0])] = (r[1], r[2], payload, digest, None)
-                if r[5] is not None:
-                    found[bytes(r[0])] = (
-                        r[1],
-                        r[2],
-                        bytes(r[5]),
-                        bytes(r[6]) if r[6] is not None else None,
-                        bytes(r[5]),
-                    )
+            for r in self._db.execute(query.format(marks), [structure_version or "", *chunk]):
+                if r[5] is not None:  # the structure, checked in the graph's place
+                    st_check = bytes(r[6]) if r[6] is not None else None
+                    found[bytes(r[0])] = (r[1], r[2], bytes(r[5]), st_check, bytes(r[5]))
+                else:
+                    payload, check = (bytes(r[3]), bytes(r[4])) if r[3] is not None else (None, None)
+                    found[bytes(r[0])] = (r[1], r[2], payload, check, None)
         out: list[tuple[bytes | None, bytes | None] | None] = []
         for text, key in zip(texts, keys, strict=True):
             row = found.get(key)
             if row is None:
                 out.append(None)
                 continue
-            parser, stored_input, blob, digest, scenes = row
-            version = (scenes_version or "") if scenes is not None else ""
-            if parser != parser_key or stored_input != text or blob is None or _digest(key, blob, version) != digest:
+            parser, stored_input, blob, stored_digest, structure = row
+            version = (structure_version or "") if structure is not None else ""
+            if (
+                (parser, stored_input) != (parser_key, text)
+                or blob is None
+                or digest(key, blob, version) != stored_digest
+            ):
                 self._drop(key)
                 found.pop(key)
                 out.append(None)
             else:
-                out.append((None, scenes) if scenes is not None else (blob, None))
+                out.append((None, structure) if structure is not None else (blob, None))
         return out
 
     def _drop(self, key: bytes) -> None:
@@ -299,8 +302,8 @@ class ParseCache:
         parser_key: str,
         sentences: Sequence[str | Sequence[str]],
         payloads: Sequence[bytes],
-        scenes: Sequence[bytes | None] | None = None,
-        scenes_version: str | None = None,
+        structures: Sequence[bytes | None] | None = None,
+        structure_version: str | None = None,
     ) -> None:
         """Store graphs already encoded by :func:`encode_graph`, with their encoded structures when given
         (one transaction)."""
@@ -309,11 +312,11 @@ class ParseCache:
         for k, (s, payload) in enumerate(zip(sentences, payloads, strict=True)):
             text = input_text(s)
             key = _key(parser_key, text)
-            st = scenes[k] if scenes is not None else None
+            st = structures[k] if structures is not None else None
             st_digest, version = (
-                (None, None) if st is None else (_digest(key, st, scenes_version or ""), scenes_version)
+                (None, None) if st is None else (digest(key, st, structure_version or ""), structure_version)
             )
-            rows.append((key, parser_key, text, payload, _digest(key, payload), now, st, st_digest, version))
+            rows.append((key, parser_key, text, payload, digest(key, payload), now, st, st_digest, version))
         self._write("INSERT OR REPLACE INTO parses VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
     def _write(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
@@ -328,13 +331,19 @@ class ParseCache:
                 raise InputError(self.path, None, "parse cache is locked by another process; retry later") from None
             self._failed(e)
 
-    def put_scenes(
-        self, parser_key: str, sentences: Sequence[str | Sequence[str]], scenes: Sequence[bytes], scenes_version: str
+    def put_structures(
+        self,
+        parser_key: str,
+        sentences: Sequence[str | Sequence[str]],
+        structures: Sequence[bytes],
+        structure_version: str,
     ) -> None:
-        """Add structures to entries already stored (derived from their graphs by a warm run; one transaction)."""
+        """Add encoded structures to entries already stored (derived from their graphs by a warm run; one
+        transaction)."""
         keys = [_key(parser_key, input_text(s)) for s in sentences]
         rows = [
-            (st, _digest(key, st, scenes_version), scenes_version, key) for key, st in zip(keys, scenes, strict=True)
+            (st, digest(key, st, structure_version), structure_version, key)
+            for key, st in zip(keys, structures, strict=True)
         ]
         self._write("UPDATE parses SET scenes = ?, scenes_digest = ?, scenes_version = ? WHERE key = ?", rows)
 
@@ -352,6 +361,7 @@ class ParseCache:
         """Path, size, entry count, and entries per parser key."""
         db = self._usable_db()
         per_parser = dict(db.execute("SELECT parser, COUNT(*) FROM parses GROUP BY parser ORDER BY parser"))
+        drawn = dict(db.execute("SELECT parser, COUNT(*) FROM drawn GROUP BY parser ORDER BY parser"))
         size = sum(
             p.stat().st_size
             for p in self.path.parent.glob(self.path.name + "*")
@@ -363,6 +373,7 @@ class ParseCache:
             "entries": sum(per_parser.values()),
             "bytes": size,
             "parsers": per_parser,
+            "drawn_trees": drawn,
         }
 
     def clear(self) -> int:
@@ -371,6 +382,7 @@ class ParseCache:
         with self._transaction():
             (n,) = db.execute("SELECT COUNT(*) FROM parses").fetchone()
             db.execute("DELETE FROM parses")
+            db.execute("DELETE FROM drawn")
         db.execute("VACUUM")
         return int(n)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
@@ -18,6 +19,7 @@ from samsa.ucca.graph import from_json, node_table, to_json, tokens
 
 __all__ = [
     "STRUCTURE_VERSION",
+    "DrawnStructures",
     "decode_draws",
     "decode_graph",
     "decode_structure",
@@ -25,6 +27,7 @@ __all__ = [
     "encode_graph",
     "encode_structure",
     "input_text",
+    "sampler_key",
 ]
 
 
@@ -67,19 +70,25 @@ def encode_structure(structure: Sequence[PaperScene], g: nx.DiGraph) -> str:
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
 
 
-def encode_draws(draws: Sequence[tuple[Sequence[PaperScene], Any]]) -> str:
-    """The structures of a source's drawn trees, in draw order, as compact JSON: each ``(structure, passage)``
-    pair is written once however often it was drawn (the same pair object); :func:`decode_draws` inverts it."""
-    index: dict[int, int] = {}
-    trees: list[object] = []
-    order = []
-    for pair in draws:
-        if id(pair) not in index:
-            index[id(pair)] = len(trees)
-            trees.append(_scene_rows(*pair))
-        order.append(index[id(pair)])
+@dataclass(frozen=True)
+class DrawnStructures:
+    """The paper-mode scoring structures of a source's drawn trees: each distinct tree's once (``structures``) and,
+    for each draw, the index of its tree there (``order``); ``passages``: the trees' passages where they were drawn
+    in this process (what :func:`encode_draws` reads the terminals' positions from), else None."""
+
+    structures: tuple[PaperStructure, ...]
+    order: tuple[int, ...]
+    passages: tuple[Any, ...] | None = None
+
+
+def encode_draws(drawn: DrawnStructures) -> str:
+    """The structures of a source's drawn trees as compact JSON, each distinct tree once; :func:`decode_draws`
+    inverts it."""
+    if drawn.passages is None:
+        raise ValueError("drawn trees are encoded from the passages they were drawn as")
+    trees = [_scene_rows(st, p) for st, p in zip(drawn.structures, drawn.passages, strict=True)]
     return json.dumps(
-        {"v": STRUCTURE_VERSION, "trees": trees, "order": order}, ensure_ascii=False, separators=(",", ":")
+        {"v": STRUCTURE_VERSION, "trees": trees, "order": list(drawn.order)}, ensure_ascii=False, separators=(",", ":")
     )
 
 
@@ -115,18 +124,33 @@ def decode_structure(text: str | bytes, sentence: str | Sequence[str]) -> PaperS
         return None
 
 
-def decode_draws(text: str | bytes, sentence: str | Sequence[str]) -> list[PaperStructure] | None:
-    """The drawn trees' structures in ``text`` (:func:`encode_draws`), in draw order (a tree drawn twice is the same
-    object), or None on the terms of :func:`decode_structure`."""
+def decode_draws(text: str | bytes, sentence: str | Sequence[str]) -> DrawnStructures | None:
+    """The drawn trees' structures in ``text`` (:func:`encode_draws`), or None on the terms of
+    :func:`decode_structure` (and when a draw names no tree)."""
     try:
         doc = json.loads(text)
         if doc["v"] != STRUCTURE_VERSION:
             return None
         tokens = None if isinstance(sentence, str) else list(sentence)
-        trees = [_decode_scenes(rows, tokens) for rows in doc["trees"]]
-        return [trees[k] for k in doc["order"]]
+        trees = tuple(_decode_scenes(rows, tokens) for rows in doc["trees"])
+        order = tuple(int(k) for k in doc["order"])
+        if any(not 0 <= k < len(trees) for k in order):
+            return None
+        return DrawnStructures(trees, order)
     except (ValueError, TypeError, KeyError, IndexError):
         return None
+
+
+def sampler_key(n_draws: int, tau: float, sigma: float) -> str:
+    """What a source's drawn trees depend on besides the parser (whose cache key the parse cache pairs this with):
+    the sampler's version and the perturbation.
+
+    >>> sampler_key(4, 0.5, 3.0)
+    '1+draws.4+tau.0.5+sigma.3'
+    """
+    from samsa.parsers.builtin.sampling import SAMPLER_VERSION
+
+    return f"{SAMPLER_VERSION}+draws.{n_draws}+tau.{tau:g}+sigma.{sigma:g}"
 
 
 def _decode_scenes(rows: list[Any], tokens: list[str] | None) -> PaperStructure:

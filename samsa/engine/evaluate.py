@@ -14,13 +14,14 @@ parser's parse of the sources (parsed once for every system).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from os import PathLike
 from typing import Any
 
 from samsa.errors import InputError
-from samsa.languages import get_language
+from samsa.languages import DEFAULT_LANGUAGE, get_language
 from samsa.lexical import per_sentence_refs
-from samsa.lexical.suite import METRICS, SuiteConfig, default_metrics, evaluate_lexical
+from samsa.lexical.suite import SuiteConfig, default_metrics, evaluate_lexical, known_metrics
 
 __all__ = ["NEEDS_REFERENCES", "evaluate", "file_refs", "parse_metrics", "test_set_corpus"]
 
@@ -31,9 +32,10 @@ NEEDS_REFERENCES = frozenset({"sari", "sari_add", "sari_keep", "sari_del", "bleu
 def parse_metrics(metrics: str | Sequence[str]) -> list[str]:
     """``"sari,bleu"`` or a list -> the metric names, unknown ones refused with the list of known ones."""
     names = [m.strip() for m in (metrics.split(",") if isinstance(metrics, str) else metrics) if m.strip()]
-    unknown = sorted(set(names) - set(METRICS) - {"samsa"})
+    known = known_metrics()
+    unknown = sorted(set(names) - set(known) - {"samsa"})
     if unknown:
-        raise InputError(None, None, f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}, samsa")
+        raise InputError(None, None, f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(known)}, samsa")
     if not names:
         raise InputError(None, None, "no metric named")
     return names
@@ -98,16 +100,7 @@ def evaluate(
     if not isinstance(systems, Mapping):
         systems = {"system": systems}
     wanted = parse_metrics(metrics or default_metrics(config.samsa.language))
-    refs: list[list[str]] | None
-    if test_set is not None:
-        if orig_sents is not None or refs_sents is not None:
-            raise InputError(None, None, "give either a test set or orig_sents/refs_sents, not both")
-        source, refs = test_set_corpus(test_set, data)
-    elif orig_sents is None:
-        raise InputError(None, None, "no sources: give test_set= or orig_sents=")
-    else:
-        source = list(orig_sents)
-        refs = per_sentence_refs(refs_sents, len(source), refs_layout) if refs_sents else None
+    source, refs = _corpus(test_set, orig_sents, refs_sents, refs_layout, data)
     for name, outs in systems.items():
         if len(outs) != len(source):
             raise InputError(
@@ -126,21 +119,8 @@ def evaluate(
         signatures.update(r.pop("signatures"))
         results[name] = r
     if "samsa" in wanted:
-        if doubt is not None and (ucca is not None or documents):
-            raise InputError(None, None, "parse uncertainty needs parsed sentences (no --ucca, no --documents)")
-        scores, sig = _samsa(
-            source,
-            [list(o) for o in systems.values()],
-            config,
-            ucca,
-            jobs,
-            dask,
-            cache,
-            progress,
-            documents,
-            doubt,
-            source_name,
-        )
+        run = _SamsaRun(config, ucca, jobs, dask, cache, progress, documents, doubt, source_name)
+        scores, sig = _samsa(source, [list(o) for o in systems.values()], run)
         for s, (name, (samsa_score, abl)) in enumerate(zip(systems, scores, strict=True)):
             results[name].update(samsa=samsa_score, samsa_abl=abl)
             if doubt is not None:
@@ -152,96 +132,105 @@ def evaluate(
     return {"test_set": test_set, "systems": results, "signatures": signatures}
 
 
+def _corpus(
+    test_set: str | None,
+    orig_sents: Sequence[str] | None,
+    refs_sents: Sequence[Sequence[str]] | None,
+    refs_layout: str,
+    data: str | PathLike[str] | None,
+) -> tuple[list[str], list[list[str]] | None]:
+    """(sources, references per sentence or None) of a named test set, or as given."""
+    if test_set is not None:
+        if orig_sents is not None or refs_sents is not None:
+            raise InputError(None, None, "give either a test set or orig_sents/refs_sents, not both")
+        return test_set_corpus(test_set, data)
+    if orig_sents is None:
+        raise InputError(None, None, "no sources: give test_set= or orig_sents=")
+    source = list(orig_sents)
+    return source, per_sentence_refs(refs_sents, len(source), refs_layout) if refs_sents else None
+
+
+@dataclass(frozen=True)
+class _SamsaRun:
+    """How SAMSA is computed beside the lexical metrics: its settings, its sources' annotation, the runtime, and
+    the parse doubt to fill."""
+
+    config: SuiteConfig
+    ucca: Any
+    jobs: int
+    dask: Any
+    cache: Any
+    progress: Any
+    documents: bool
+    doubt: Any
+    source_name: str
+
+
 def _default_config(test_set: str | None) -> SuiteConfig:
-    """``SuiteConfig()``, or for a test set of another language its tokenizer and language."""
+    """``SuiteConfig()`` in the language of the test set (English without one): its tokenizer and language."""
     from samsa.config import SamsaConfig
     from samsa.testsets import get_test_set
 
-    code = get_test_set(test_set).language if test_set else "en"
-    if code == "en":
-        return SuiteConfig()
-    return SuiteConfig(tokenizer=get_language(code).bleu_tokenizer, samsa=SamsaConfig(language=code))
+    lang = get_language(get_test_set(test_set).language if test_set else DEFAULT_LANGUAGE)
+    return SuiteConfig(tokenizer=lang.bleu_tokenizer, samsa=SamsaConfig(language=lang.code))
 
 
-def _samsa(
-    source: list[str],
-    systems: list[list[str]],
-    config: SuiteConfig,
-    ucca: Any,
-    jobs: int,
-    dask: Any,
-    cache: Any,
-    progress: Any,
-    documents: bool = False,
-    doubt: Any = None,
-    source_name: str = "<source>",
-) -> tuple[list[tuple[float, float]], str]:
-    """SAMSA of every system in one pass: gold UCCA of ``ucca``, else the built-in parser's UCCA of the sources."""
+def _samsa(source: list[str], systems: list[list[str]], run: _SamsaRun) -> tuple[list[tuple[float, float]], str]:
+    """SAMSA of every system in one pass: gold UCCA of ``run.ucca``, else the built-in parser's UCCA of the
+    sources."""
     from dataclasses import replace
 
     from samsa.config import shared_parser
+    from samsa.engine.corpus import score_means
     from samsa.engine.documents import DOCUMENT_CHUNK, DOCUMENT_WINDOW
-    from samsa.engine.pipeline import Job, score_means
     from samsa.engine.seams import ItemKind
+    from samsa.engine.uncertainty import run_doubt
+    from samsa.engine.worker import Job
     from samsa.registry import get_parser
     from samsa.scoring.metric import Samsa
 
-    if documents:
-        graphs, named = _documents(source, config, ucca, jobs, dask, cache, progress, source_name)
-        settings = config.samsa_config(named)
+    parser = shared_parser(get_language(run.config.samsa.language).parser)
+    doubt = run.doubt
+    run_doubt(parser, wanted=doubt is not None, parsed=run.ucca is None, documents=run.documents)
+    where = {"jobs": run.jobs, "dask": run.dask}
+    if run.documents:
+        graphs, named = _documents(source, run, parser)
+        settings = run.config.samsa_config(named)
         job = Job(replace(settings, parser=None))
-        scores = score_means(
-            graphs, systems, job, kind="graph", jobs=jobs, dask=dask, chunk=DOCUMENT_CHUNK, window=DOCUMENT_WINDOW
-        )
+        scores = score_means(graphs, systems, job, kind="graph", chunk=DOCUMENT_CHUNK, window=DOCUMENT_WINDOW, **where)
         return scores, Samsa(settings).signature(documents=True)
     kind: ItemKind = "parse"
-    if ucca is not None:
-        xml = get_parser("xml", directory=ucca)
+    sources: list[Any] = source
+    cache = run.cache
+    if run.ucca is not None:
+        xml = get_parser("xml", directory=run.ucca)
         xml.check_count(len(source))
         sources, kind, parser, cache = xml.files, "xml", xml, None
-    else:
-        parser, sources = shared_parser(get_language(config.samsa.language).parser), source
-    settings = config.samsa_config(parser)
+    settings = run.config.samsa_config(parser)
     uncertainty = doubt.calibration if doubt is not None else None
     job = Job(settings if kind == "parse" else replace(settings, parser=None), uncertainty=uncertainty)
     scores = score_means(
-        sources,
-        systems,
-        job,
-        kind=kind,
-        jobs=jobs,
-        dask=dask,
-        cache=cache,
-        progress=progress,
-        doubt=doubt,
-        origin=source_name,
-    )
+        sources, systems, job, kind=kind, cache=cache, progress=run.progress, doubt=doubt, origin=run.source_name,
+        **where,
+    )  # fmt: skip
     return scores, Samsa(settings).signature()
 
 
-def _documents(
-    source: list[str],
-    config: SuiteConfig,
-    ucca: Any,
-    jobs: int,
-    dask: Any,
-    cache: Any,
-    progress: Any,
-    source_name: str = "<source>",
-) -> tuple[Iterable[Any], Any]:
-    """Each source document as one passage (gold UCCA of ``ucca``, else parsed), and the parser to name."""
-    from samsa.config import shared_parser
+def _documents(source: list[str], run: _SamsaRun, parser: Any) -> tuple[Iterable[Any], Any]:
+    """Each source document as one passage (gold UCCA of ``run.ucca``, else parsed), and the parser to name."""
     from samsa.engine.documents import document_files, document_sentences, load_documents, parse_documents
 
-    if ucca is not None:
-        docs = document_files(ucca)
+    if run.ucca is not None:
+        docs = document_files(run.ucca)
         if len(docs) != len(source):
-            raise InputError(ucca, None, f"holds {len(docs)} documents for {len(source)} source lines")
+            raise InputError(run.ucca, None, f"holds {len(docs)} documents for {len(source)} source lines")
         return load_documents(docs), "xml"
+    config = run.config
     texts = [
-        document_sentences(x, separator=config.separator, splitter=config.splitter, where=(source_name, k))
+        document_sentences(x, separator=config.separator, splitter=config.splitter, where=(run.source_name, k))
         for k, x in enumerate(source, 1)
     ]
-    parser = shared_parser(get_language(config.samsa.language).parser)
-    parsed = parse_documents(parser, texts, cache=cache, jobs=jobs, dask=dask, progress=progress, origin=source_name)
+    parsed = parse_documents(
+        parser, texts, cache=run.cache, jobs=run.jobs, dask=run.dask, progress=run.progress, origin=run.source_name
+    )
     return parsed, parser

@@ -154,7 +154,7 @@ class PoolExecutor:
         def submit(task: list[Item]) -> Any:
             if self.started:
                 return pool.submit(_run_in_process, task, want)
-            if self.ran_here < INLINE_CHUNKS * self.jobs and all(it.scenes is not None for it in task):
+            if self.ran_here < INLINE_CHUNKS * self.jobs and all(it.encoded_structure is not None for it in task):
                 return self._run_here(task, want)
             self.started = True  # the pool forks all its workers at the first submission
             if self.forks:

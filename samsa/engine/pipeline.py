@@ -24,12 +24,10 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from samsa.engine.executors import PoolExecutor, SerialExecutor
-from samsa.engine.seams import CachingParser, EntryCache, Executor, ItemKind, Want
+from samsa.engine.seams import CachingParser, EntryCache, Executor, Want
 from samsa.engine.worker import Item, ItemResult, Job, Worker
 from samsa.errors import InputError
 from samsa.parsers.base import Parser
@@ -47,10 +45,8 @@ __all__ = [
     "chunk_order",
     "line_origin",
     "make_executor",
-    "parse_corpus",
     "progress_bar",
     "run_items",
-    "score_means",
     "sentence_results",
     "worker_count",
 ]
@@ -75,23 +71,53 @@ def _windows(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
         yield window
 
 
-def _with_cache(
-    window: list[Item], cache: EntryCache, key: str, scenes: str | None, draws_key: str | None = None
-) -> list[Item]:
+class _CacheKeys(NamedTuple):
+    """Where a run's parses live in the cache: the parser's key; the structure version read (paper-mode scoring
+    that returns no graphs: the structure stands in for the graph) and the one written (paper-mode scoring); and
+    with parse uncertainty the sampler of the drawn trees."""
+
+    parser: str
+    read_version: str | None
+    write_version: str | None
+    sampler: str | None
+
+
+def _cache_keys(parser: Parser | None, cache: EntryCache | None, job: Job, return_graphs: bool) -> _CacheKeys | None:
+    """The run's :class:`_CacheKeys`, or None when it does not use the cache."""
+    from samsa.engine.entries import STRUCTURE_VERSION
+    from samsa.engine.uncertainty import calibration_sampler
+
+    if cache is None or not isinstance(parser, CachingParser):
+        return None
+    paper = job.score and job.config.compat == "paper"
+    return _CacheKeys(
+        parser.cache_key(),
+        STRUCTURE_VERSION if paper and not return_graphs else None,
+        STRUCTURE_VERSION if paper else None,
+        calibration_sampler(job.uncertainty) if job.uncertainty is not None else None,
+    )
+
+
+def _with_cache(window: list[Item], cache: EntryCache, keys: _CacheKeys) -> list[Item]:
     """The window with its parse items that have a cache entry turned into ``cached`` items carrying its graph
-    payload, or its structure when ``scenes`` (the current structure version) is given and the entry has one
-    (decoded by the workers). With ``draws_key`` (parse uncertainty) a hit needs the structure and the drawn
-    trees' entry under that key as well."""
+    payload, or its encoded structure when the run reads structures and the entry has one (decoded by the
+    workers). With parse uncertainty a hit needs the drawn trees' entry as well."""
+    from samsa.engine.entries import STRUCTURE_VERSION
+
     out = list(window)
     todo = [k for k, it in enumerate(window) if it.kind == "parse"]
+    if not todo:
+        return out
     sources = [window[k].source for k in todo]
-    found = cache.get_entries(key, sources, scenes) if todo else []
-    drawn = cache.get_entries(draws_key, sources, scenes) if todo and draws_key else [None] * len(todo)
+    found = cache.get_entries(keys.parser, sources, keys.read_version)
+    drawn: list[bytes | None] = [None] * len(todo)
+    if keys.sampler is not None:
+        drawn = cache.get_drawn(keys.parser, keys.sampler, sources, STRUCTURE_VERSION)
     for k, entry, trees in zip(todo, found, drawn, strict=True):
-        if entry is None or (draws_key is not None and (entry[1] is None or trees is None or trees[1] is None)):
+        if entry is None or (keys.sampler is not None and trees is None):
             continue
         it = window[k]
-        out[k] = Item("cached", it.source, it.outputs, it.origin, *entry, draws=trees[1] if trees else None)
+        out[k] = Item("cached", it.source, it.outputs, it.origin, entry[0], entry[1], trees)
     return out
 
 
@@ -148,30 +174,25 @@ def run_items(
     chunk: int = CHUNK,
     window: int = WINDOW,
 ) -> Iterator[tuple[Item, ItemResult]]:
-    """Run items through ``executor`` chunk by chunk; parsed graphs go to ``cache`` (when given) as they come.
+    """Run items through ``executor`` chunk by chunk; what is parsed goes to ``cache`` (when given) as it comes.
 
     Yields ``(item, result)`` in input order; ``result.graph`` is set for every
     item with ``return_graphs`` (else graphs stay in the workers). Items are
     read ``window`` chunks of ``chunk`` items at a time and cut into chunks in
     :func:`chunk_order`; results are yielded as soon as they and all earlier
     ones are in (so at most a window of items is in memory: large items, such as
-    documents, take smaller chunks). A run that only scores in paper mode reads
-    and writes the structures the cache keeps beside its graphs.
+    documents, take smaller chunks). This is the one path of parses to and from
+    the cache: the graphs, their paper-mode structures (a run that only scores in
+    paper mode reads the structure in the graph's place) and, with parse
+    uncertainty (``executor.job.uncertainty``), the trees drawn for each source.
     """
-    from samsa.engine.entries import STRUCTURE_VERSION
-
-    key = parser.cache_key() if cache is not None and isinstance(parser, CachingParser) else None
     job = executor.job
-    paper = job.score and job.config.compat == "paper" and not return_graphs
-    version = STRUCTURE_VERSION if key is not None and paper else None
-    # parse uncertainty: the drawn trees' structures are cached under their own key (they need the structures)
-    draws_key = _draws_key(key, job) if key is not None and job.uncertainty is not None else None
+    keys = _cache_keys(parser, cache, job, return_graphs)
     submitted: deque[tuple[_Window, list[int]]] = deque()
 
     def chunks() -> Iterator[list[Item]]:
         for given in _windows(items, chunk * window):
-            read = key is not None and cache is not None and (job.uncertainty is None or version is not None)
-            found = _with_cache(given, cache, key, version, draws_key) if read and cache is not None and key else given
+            found = _with_cache(given, cache, keys) if keys is not None and cache is not None else given
             state = _Window(given, [None] * len(given))
             order = chunk_order(found)
             for c in range(0, len(order), chunk):
@@ -179,11 +200,13 @@ def run_items(
                 submitted.append((state, idx))
                 yield [found[k] for k in idx]
 
-    want: Want = ("all" if key is not None else "graphs") if return_graphs else "parsed" if key is not None else "none"
+    want: Want = (
+        ("all" if keys is not None else "graphs") if return_graphs else "parsed" if keys is not None else "none"
+    )
     for results in executor.map(chunks(), want):
         state, idx = submitted.popleft()
-        if key is not None and cache is not None:
-            _store(cache, key, version, [state.items[k] for k in idx], results, draws_key)
+        if keys is not None and cache is not None:
+            _store(cache, keys, [state.items[k] for k in idx], results)
         for k, res in zip(idx, results, strict=True):
             state.results[k] = res
         yield from state.ready()
@@ -191,121 +214,36 @@ def run_items(
             progress(len(idx))
 
 
-def _draws_key(key: str, job: Job) -> str:
-    """The cache key of a source's drawn trees (:func:`~samsa.engine.uncertainty.draws_cache_key`)."""
-    from samsa.engine.uncertainty import draws_cache_key
+def _store(cache: EntryCache, keys: _CacheKeys, chunk: list[Item], results: list[ItemResult]) -> None:
+    """Fresh parses and repaired entries come back encoded (with their structures, when the run writes them, and
+    their drawn trees); cache hits come back without a payload, and with a structure where the cache had only the
+    graph. A manual line of mixed sources (xml) is not the parser's: never stored."""
+    from samsa.engine.entries import STRUCTURE_VERSION
 
-    assert job.uncertainty is not None
-    return draws_cache_key(key, job.uncertainty)
-
-
-def _store(
-    cache: EntryCache,
-    key: str,
-    version: str | None,
-    chunk: list[Item],
-    results: list[ItemResult],
-    draws_key: str | None = None,
-) -> None:
-    """Fresh parses and repaired entries come back encoded (with their structures, when ``version``); cache hits
-    come back without a payload, and with a structure where the cache had only the graph. Drawn trees (parse
-    uncertainty) go under ``draws_key``, as a structure without a graph."""
-    new = [
-        (it.source, r.payload, r.scenes)
-        for it, r in zip(chunk, results, strict=True)
-        if r.payload is not None and it.kind in ("parse", "cached")
-    ]
     cache.dropped += sum(r.repaired for r in results)
-    if new:
-        cache.put_encoded(
-            key, [s for s, _, _ in new], [b for _, b, _ in new], [st for _, _, st in new] if version else None, version
-        )
-    derived = [  # parsed items only: a manual line of mixed sources (xml) is not the parser's
-        (it.source, r.scenes)
-        for it, r in zip(chunk, results, strict=True)
-        if r.payload is None and r.scenes is not None and it.kind in ("parse", "cached")
-    ]
-    if derived and version:
-        cache.put_scenes(key, [s for s, _ in derived], [st for _, st in derived], version)
-    drawn = [(it.source, r.draws) for it, r in zip(chunk, results, strict=True) if r.draws is not None]
-    if drawn and version and draws_key:
-        cache.put_encoded(draws_key, [s for s, _ in drawn], [b""] * len(drawn), [d for _, d in drawn], version)
-
-
-def parse_corpus(
-    parser: Parser,
-    sentences: Sequence[str | Sequence[str]],
-    *,
-    cache: EntryCache | None = None,
-    jobs: int = 1,
-    dask: str | None = None,
-    progress: Callable[[int], None] | None = None,
-    origin: str | Sequence[str] | None = None,
-) -> list[nx.DiGraph]:
-    """Parse sentences (cached, in parallel): graph ``k`` gets passage ID ``k`` (1-based), as ``parser.parse``.
-    ``origin``: the file the sentences are the lines of, or each sentence's own file (named by a refusal)."""
-    executor = make_executor(Job.parse_only(parser), jobs=jobs, dask=dask)
-    try:
-        where = [str(o) for o in origin] if origin is not None and not isinstance(origin, str) else None
-        items = (
-            Item("parse", s, origin=where[k - 1] if where else line_origin(origin, k))  # type: ignore[arg-type]
-            for k, s in enumerate(sentences, 1)
-        )
-        graphs = [
-            _graph(r)
-            for _, r in run_items(items, executor, cache=cache, parser=parser, return_graphs=True, progress=progress)
-        ]
-    finally:
-        executor.close()
-    for k, g in enumerate(graphs, 1):
-        g.graph["passage_id"] = str(k)
-    return graphs
-
-
-def score_means(
-    sources: Iterable[Any],
-    systems: Sequence[Sequence[str]],
-    job: Job,
-    *,
-    kind: ItemKind = "parse",
-    jobs: int = 1,
-    dask: str | None = None,
-    cache: EntryCache | None = None,
-    progress: Callable[[int], None] | None = None,
-    chunk: int = CHUNK,
-    window: int = WINDOW,
-    doubt: Any = None,
-    origin: str | None = None,
-) -> list[tuple[float, float]]:
-    """Corpus (SAMSA, SAMSA-abl) of each system over ``sources`` (raw sentences, graphs or XML files per ``kind``).
-
-    Every system is scored in the same pass, so the sources are parsed once. ``doubt``: an
-    :class:`~samsa.engine.uncertainty.UncertaintyTotals` that records each line's trees (``job.uncertainty``
-    set). ``origin``: the file raw sources are the lines of (named by a refusal).
-    """
-    from samsa.scoring.result import CorpusTotals
-
-    columns = list(zip(*systems, strict=True))
-    items = (
-        Item(kind, src, outs, str(src) if kind == "xml" else line_origin(origin, k))
-        for k, (src, outs) in enumerate(zip(sources, columns, strict=True), 1)
-    )
-    totals = [CorpusTotals() for _ in systems]
-    executor = make_executor(job, jobs=jobs, dask=dask)
-    try:
-        parser = job.parser if kind == "parse" else None
-        run = run_items(items, executor, cache=cache, parser=parser, progress=progress, chunk=chunk, window=window)
-        for line, (item, res) in enumerate(run, 1):
-            scored = sentence_results(item, line, res, lenient=job.lenient)
-            if scored is None:
-                continue
-            for total, r in zip(totals, scored, strict=True):
-                total.add(r)
-            if doubt is not None:
-                doubt.add(line, res.menu, res.tree_scores)
-    finally:
-        executor.close()
-    return [t.means() for t in totals]
+    new_sources, payloads, structures = [], [], []
+    derived_sources, derived = [], []
+    drawn_sources, drawn = [], []
+    for it, r in zip(chunk, results, strict=True):
+        if it.kind not in ("parse", "cached"):
+            continue
+        if r.payload is not None:
+            new_sources.append(it.source)
+            payloads.append(r.payload)
+            structures.append(r.encoded_structure)
+        elif r.encoded_structure is not None:
+            derived_sources.append(it.source)
+            derived.append(r.encoded_structure)
+        if r.encoded_draws is not None:
+            drawn_sources.append(it.source)
+            drawn.append(r.encoded_draws)
+    if new_sources:
+        written = structures if keys.write_version else None
+        cache.put_encoded(keys.parser, new_sources, payloads, written, keys.write_version)
+    if derived and keys.write_version:
+        cache.put_structures(keys.parser, derived_sources, derived, keys.write_version)
+    if drawn and keys.sampler is not None:
+        cache.put_drawn(keys.parser, keys.sampler, drawn_sources, drawn, STRUCTURE_VERSION)
 
 
 def sentence_results(
@@ -350,13 +288,6 @@ def progress_bar(total: int | None, desc: str, quiet: bool) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, desc=desc, unit="sent", file=sys.stderr, disable=True if quiet else None, leave=False)
-
-
-def _graph(result: ItemResult) -> nx.DiGraph:
-    """The graph of a parse item's result (asked for with ``return_graphs``)."""
-    if result.graph is None:
-        raise RuntimeError("a parse item came back without its graph")
-    return result.graph
 
 
 def make_executor(job: Job, *, jobs: int = 1, dask: str | None = None) -> Executor:

@@ -40,15 +40,17 @@ class CachingParser(Parser, Protocol):
 
 
 class EntryCache(Protocol):
-    """Where parses are kept between runs, as encoded entries (``samsa.engine.entries``)."""
+    """Where parses are kept between runs, as encoded entries (``samsa.engine.entries``): each input's graph, beside
+    it its paper-mode scoring structure (tagged with the version of the Scene rules), and apart from both the
+    structures of the trees drawn from the parser's distribution (parse uncertainty), by sampler."""
 
     dropped: int  # entries found bad (and parsed again) in this run
 
     def get_entries(
-        self, parser_key: str, sentences: Sequence[str | Sequence[str]], scenes_version: str | None = None
+        self, parser_key: str, sentences: Sequence[str | Sequence[str]], structure_version: str | None = None
     ) -> list[tuple[bytes | None, bytes | None] | None]:
-        """Per input: ``(graph payload, None)``, ``(None, structure)`` (when the entry has a structure of
-        ``scenes_version``), or None for a miss."""
+        """Per input: ``(graph payload, None)``, ``(None, encoded structure)`` (when the entry has a structure of
+        ``structure_version``), or None for a miss."""
         ...
 
     def put_encoded(
@@ -56,16 +58,38 @@ class EntryCache(Protocol):
         parser_key: str,
         sentences: Sequence[str | Sequence[str]],
         payloads: Sequence[bytes],
-        scenes: Sequence[bytes | None] | None = None,
-        scenes_version: str | None = None,
+        structures: Sequence[bytes | None] | None = None,
+        structure_version: str | None = None,
     ) -> None:
-        """Store encoded graphs (and their structures) of new parses."""
+        """Store encoded graphs (and their encoded structures) of new parses."""
         ...
 
-    def put_scenes(
-        self, parser_key: str, sentences: Sequence[str | Sequence[str]], scenes: Sequence[bytes], scenes_version: str
+    def put_structures(
+        self,
+        parser_key: str,
+        sentences: Sequence[str | Sequence[str]],
+        structures: Sequence[bytes],
+        structure_version: str,
     ) -> None:
-        """Add structures to entries already stored."""
+        """Add encoded structures to entries already stored."""
+        ...
+
+    def get_drawn(
+        self, parser_key: str, sampler: str, sentences: Sequence[str | Sequence[str]], structure_version: str
+    ) -> list[bytes | None]:
+        """Per input, its encoded drawn trees (``entries.encode_draws``) of ``sampler`` (``entries.sampler_key``),
+        or None for a miss."""
+        ...
+
+    def put_drawn(
+        self,
+        parser_key: str,
+        sampler: str,
+        sentences: Sequence[str | Sequence[str]],
+        encoded: Sequence[bytes],
+        structure_version: str,
+    ) -> None:
+        """Store each input's encoded drawn trees."""
         ...
 
 

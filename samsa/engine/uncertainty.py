@@ -8,11 +8,11 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from samsa.errors import ConfigError
+from samsa.errors import ConfigError, InputError
 from samsa.scoring.uncertainty import (
     CORPUS_DRAWS,
     Calibration,
@@ -24,15 +24,21 @@ from samsa.scoring.uncertainty import (
     suggestion_order,
 )
 
+if TYPE_CHECKING:
+    from samsa.engine.entries import DrawnStructures
+    from samsa.parsers.builtin.sampling import DrawnTrees, Perturbation
+
 __all__ = [
     "CALIBRATION_FILE",
+    "LineDoubt",
     "SourceTrees",
     "UncertaintyTotals",
+    "calibration_sampler",
     "drawn_structures",
-    "draws_cache_key",
-    "parse_with_trees",
+    "line_interval",
     "parser_calibration",
-    "source_trees",
+    "perturbation",
+    "run_doubt",
     "trees_from_structures",
     "trees_of",
 ]
@@ -57,6 +63,21 @@ def parser_calibration(parser: Any) -> Calibration:
     return Calibration(**{**c, "top_map": tuple(tuple(x) for x in c.get("top_map", ()))})
 
 
+class LineDoubt(NamedTuple):
+    """One line's parse doubt as a run brings it back: its menu of trees, each system's SAMSA on every tree (tree 0
+    the one-best's), and each tree's Scenes (a text a Scene: the readings the report shows)."""
+
+    menu: TreeMenu
+    tree_scores: list[list[float]]
+    tree_scenes: tuple[tuple[str, ...], ...] = ()
+
+
+def line_interval(menu: TreeMenu, scores: Sequence[float], calibration: Calibration) -> dict[str, float]:
+    """``mean``, ``low``, ``high`` (the calibrated 90% interval: the trees' widened by the calibration's margin)
+    and ``p_zero`` of one (source, output) pair's scores on the source's trees."""
+    return sentence_interval(scores, menu, margin=calibration.margin).as_dict()
+
+
 @dataclass
 class UncertaintyTotals:
     """The menus and tree scores of every line of a run, in order (a dropped line is left out)."""
@@ -78,8 +99,7 @@ class UncertaintyTotals:
     def parse_object(self, menu: TreeMenu, scores: Sequence[float]) -> dict[str, Any]:
         """``mean``, ``low``, ``high`` (90%), ``p_zero`` and ``scene_counts`` of one (source, output) pair."""
         counts = scene_counts(menu, self.calibration)
-        iv = sentence_interval(scores, menu, margin=self.calibration.margin)
-        return {**iv.as_dict(), "scene_counts": {str(c): p for c, p in counts.items()}}
+        return {**line_interval(menu, scores, self.calibration), "scene_counts": {str(c): p for c, p in counts.items()}}
 
     def trees(self, seed: int = 0, draws: int = CORPUS_DRAWS) -> np.ndarray:
         """The run's joint draws of trees, shared by every system."""
@@ -122,6 +142,11 @@ class SourceTrees:
         aligner = _OnceAligner(metric.aligner)
         return [score_paper(None, sentences, aligner, self.structures[k]).samsa for k in self.menu.keys[skip:]]
 
+    def scene_words(self) -> tuple[tuple[str, ...], ...]:
+        """Each of the menu's trees as its Scenes' words (one text a Scene), in menu order: what the report shows
+        of a line's readings."""
+        return tuple(tuple(" ".join(sc.words) for sc in self.structures[k]) for k in self.menu.keys)
+
 
 class _OnceAligner:
     """An aligner that aligns each pair of token lists once (the trees of a source share most Scenes)."""
@@ -141,117 +166,70 @@ class _OnceAligner:
         return str(self.aligner.signature())
 
 
-def trees_of(best: Any, draws: Sequence[Any], keep: float) -> SourceTrees:
-    """The calibrated :class:`SourceTrees` of a source from its one-best scoring structure and its drawn passages
-    (a passage drawn twice is the same object: its structure is computed once); no draws: one tree."""
-    return trees_from_structures(best, [s for s, _ in drawn_structures(draws)], keep)
+def trees_of(best: Any, drawn: DrawnTrees, keep: float) -> SourceTrees:
+    """The calibrated :class:`SourceTrees` of a source from its one-best scoring structure and its drawn trees."""
+    return trees_from_structures(best, drawn_structures(drawn), keep)
 
 
-def drawn_structures(draws: Sequence[Any]) -> list[tuple[Any, Any]]:
-    """``(paper-mode structure, passage)`` of each drawn passage, in order; a passage drawn twice (the same
-    object) gives the same pair object, its structure computed once."""
+def drawn_structures(drawn: DrawnTrees) -> DrawnStructures:
+    """The paper-mode structure of each distinct drawn tree (computed once a tree), with the draws' order and the
+    passages (to encode for the cache)."""
+    from samsa.engine.entries import DrawnStructures
     from samsa.scoring.paper import paper_structure
 
-    by_id: dict[int, tuple[Any, Any]] = {}
-    for p in draws:
-        if id(p) not in by_id:
-            by_id[id(p)] = (paper_structure(p), p)
-    return [by_id[id(p)] for p in draws]
+    return DrawnStructures(tuple(paper_structure(p) for p in drawn.trees), drawn.order, drawn.trees)
 
 
-def trees_from_structures(best: Any, draws: Sequence[Any], keep: float) -> SourceTrees:
-    """:func:`trees_of` from the drawn trees' structures (the parse cache keeps these, not the passages)."""
+def trees_from_structures(best: Any, drawn: DrawnStructures | None, keep: float) -> SourceTrees:
+    """:func:`trees_of` from the drawn trees' structures (the parse cache keeps these, not the passages); trees
+    are told apart by :func:`~samsa.scoring.uncertainty.structure_key` (what scoring reads of them). No draws:
+    one tree."""
     from samsa.scoring.uncertainty import menu_from_draws, structure_key
 
     key = structure_key(best)
     table: dict[Any, Any] = {key: best}
-    by_id: dict[int, tuple[Any, int]] = {}
-    for st in draws:
-        if id(st) not in by_id:
-            by_id[id(st)] = (structure_key(st), len(st))
-            table.setdefault(by_id[id(st)][0], st)
-    return SourceTrees(menu_from_draws((key, len(best)), [by_id[id(st)] for st in draws], keep), table)
+    distinct = []
+    for st in drawn.structures if drawn is not None else ():
+        k = structure_key(st)
+        table.setdefault(k, st)
+        distinct.append((k, len(st)))
+    draws = [distinct[i] for i in drawn.order] if drawn is not None else []
+    return SourceTrees(menu_from_draws((key, len(best)), draws, keep), table)
 
 
-def source_trees(parser: Any, sentences: Sequence[Any], calibration: Calibration) -> list[SourceTrees]:
-    """Parse ``sentences`` (texts or token lists) one-best and with the calibration's draws, in this process."""
-    return parse_with_trees(parser, sentences, calibration)[1]
-
-
-def parse_with_trees(
-    parser: Any, sentences: Sequence[Any], calibration: Calibration, cache: Any = None, origin: str | None = None
-) -> tuple[list[Any], list[SourceTrees]]:
-    """Each sentence's one-best passage (the parser's own: draw 0 is byte-identical to it) and its
-    :class:`SourceTrees`, the network run once, in this process; passage ``k`` gets ID ``k`` (1-based). With a
-    parse ``cache``, a sentence whose one-best graph and drawn trees are there is read, and the others are parsed
-    and written (the graph with its structure, and the trees, as a scoring run writes them)."""
-    from samsa.errors import SentenceTooLong
-    from samsa.scoring.paper import paper_structure
-
-    hits = _cached_trees(cache, parser, sentences, calibration) if cache is not None else [None] * len(sentences)
-    best: list[Any] = [None] * len(sentences)
-    trees: list[Any] = [None] * len(sentences)
-    for k, hit in enumerate(hits):
-        if hit is not None:
-            best[k], drawn = hit
-            trees[k] = trees_from_structures(paper_structure(best[k]), drawn, calibration.keep)
-    todo = [k for k, hit in enumerate(hits) if hit is None]
-    try:
-        fresh = _drawn_fresh(parser, [sentences[k] for k in todo], calibration)
-    except SentenceTooLong as e:
-        raise e.at(origin, todo[e.index] + 1) from None
-    for k, (passage, structure, pairs) in zip(todo, fresh, strict=True):
-        best[k] = passage
-        trees[k] = trees_from_structures(structure, [st for st, _ in pairs], calibration.keep)
-    if cache is not None and todo:
-        _write_trees(cache, parser, calibration, [sentences[k] for k in todo], fresh)
-    for k, p in enumerate(best, 1):
-        p.graph["passage_id"] = str(k)
-    return best, trees
-
-
-def draws_cache_key(parser_key: str, calibration: Calibration) -> str:
-    """The parse cache's key of a source's drawn trees: the parser's, the sampler's version and the perturbation."""
-    from samsa.parsers.builtin.sampling import SAMPLER_VERSION
-
-    c = calibration
-    return f"{parser_key}|trees:{SAMPLER_VERSION}+draws.{c.draws}+tau.{c.tau:g}+sigma.{c.sigma:g}"
-
-
-def _drawn_fresh(parser: Any, sentences: Sequence[Any], calibration: Calibration) -> list[tuple[Any, Any, Any]]:
-    """Per sentence, parsed now: its one-best passage, that passage's structure and :func:`drawn_structures`."""
+def perturbation(calibration: Calibration) -> Perturbation:
+    """The draws a calibration was fitted on."""
     from samsa.parsers.builtin.sampling import Perturbation
-    from samsa.scoring.paper import paper_structure
 
-    if not sentences:
-        return []
-    how = Perturbation(calibration.draws, calibration.tau, calibration.sigma)
-    drawn = parser.parse_with_draws(sentences, how)
-    return [(b, paper_structure(b), drawn_structures(draws)) for b, *draws in drawn]
+    return Perturbation(calibration.n_draws, calibration.tau, calibration.sigma)
 
 
-def _cached_trees(cache: Any, parser: Any, sentences: Sequence[Any], calibration: Calibration) -> list[Any]:
-    """Per sentence, ``(one-best graph, drawn trees' structures)`` from the cache, or None."""
-    from samsa.engine.entries import STRUCTURE_VERSION, decode_draws
+def calibration_sampler(calibration: Calibration) -> str:
+    """The parse cache's name of the draws a calibration asks for (:func:`~samsa.engine.entries.sampler_key`)."""
+    from samsa.engine.entries import sampler_key
 
-    key = parser.cache_key()
-    graphs = cache.get_many(key, sentences)
-    entries = cache.get_entries(draws_cache_key(key, calibration), sentences, STRUCTURE_VERSION)
-    out: list[Any] = []
-    for s, g, e in zip(sentences, graphs, entries, strict=True):
-        drawn = None if g is None or e is None or e[1] is None else decode_draws(e[1], s)
-        out.append(None if drawn is None else (g, drawn))
-    return out
+    return sampler_key(calibration.n_draws, calibration.tau, calibration.sigma)
 
 
-def _write_trees(
-    cache: Any, parser: Any, calibration: Calibration, sentences: Sequence[Any], fresh: list[tuple[Any, Any, Any]]
-) -> None:
-    from samsa.engine.entries import STRUCTURE_VERSION, encode_draws, encode_graph, encode_structure
-
-    key = parser.cache_key()
-    graphs = [encode_graph(b) for b, _, _ in fresh]
-    structures = [encode_structure(st, b).encode("utf-8") for b, st, _ in fresh]
-    cache.put_encoded(key, sentences, graphs, structures, STRUCTURE_VERSION)
-    drawn = [encode_draws(pairs).encode("utf-8") for _, _, pairs in fresh]
-    cache.put_encoded(draws_cache_key(key, calibration), sentences, [b""] * len(fresh), drawn, STRUCTURE_VERSION)
+def run_doubt(
+    parser: Any,
+    *,
+    wanted: bool,
+    parsed: bool = True,
+    documents: bool = False,
+    compat: str = "paper",
+    unless_unavailable: bool = False,
+) -> Calibration | None:
+    """Whether a run carries parse doubt, decided in one place: None when not ``wanted``; else the parser's
+    calibration, or a refusal in one line when the run cannot have it (manual sources only, documents, EASSE
+    mode, a parser without draws or without a calibration). ``unless_unavailable``: a parser that draws no trees
+    means no doubt rather than a refusal (a command whose doubt is on by default)."""
+    if not wanted or (unless_unavailable and not hasattr(parser, "parse_with_draws")):
+        return None
+    if documents:
+        raise InputError(None, None, "--parse-uncertainty scores sentences, not --documents")
+    if compat != "paper":
+        raise InputError(None, None, "--parse-uncertainty needs paper-mode SAMSA (--compat paper)")
+    if not parsed or parser is None:
+        raise InputError(None, None, "--parse-uncertainty needs parsed sources (--source or -t)")
+    return parser_calibration(parser)

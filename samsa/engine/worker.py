@@ -13,8 +13,9 @@ from typing import Any
 import networkx as nx
 
 from samsa.config import Compat, SamsaConfig
+from samsa.engine.entries import DrawnStructures
 from samsa.engine.seams import ItemKind, Want
-from samsa.errors import ConfigError, InputError, ScoringError
+from samsa.errors import InputError, ScoringError
 from samsa.scoring.uncertainty import Calibration, TreeMenu
 from samsa.ucca.compact import CompactPassage, as_graph
 
@@ -50,33 +51,36 @@ class Job:
 
 @dataclass(frozen=True)
 class Item:
-    """One source line: ``kind`` is ``parse`` (``source`` is text or tokens), ``cached`` (the same, with the
-    parse cache's graph ``payload`` or, for paper-mode scoring, its encoded structure ``scenes``, and with parse
-    uncertainty its drawn trees' ``draws``), ``graph`` or ``xml`` (a file path)."""
+    """One source line: ``kind`` is ``parse`` (``source`` is text or tokens), ``cached`` (the same, with the parse
+    cache's graph ``payload`` or, for paper-mode scoring, its ``encoded_structure``, and with parse uncertainty its
+    drawn trees' ``encoded_draws``), ``graph`` or ``xml`` (a file path)."""
 
     kind: ItemKind
     source: Any
     outputs: tuple[str, ...] = ()
     origin: str = ""
     payload: bytes | None = None
-    scenes: bytes | None = None
-    draws: bytes | None = None  # parse uncertainty, ``cached``: the encoded structures of the drawn trees
+    encoded_structure: bytes | None = None
+    encoded_draws: bytes | None = None
 
 
 @dataclass
 class ItemResult:
-    """The graph (when asked for), the cache payload of a graph parsed here and its encoded structure (when the
-    parent caches), and one score per system or an error text."""
+    """What a worker sends back of one item: the graph (when asked for); for the parent to cache, the payload of a
+    graph parsed here, the encoded structure of a parse or of a cached graph that had none, and the encoded
+    drawn trees of a parse; one score per system or an error text; and with parse uncertainty the source's menu
+    of trees, every system's score on each, and (with the graph) each tree's Scenes."""
 
     graph: nx.DiGraph | None
     results: list[Any] = field(default_factory=list)
     payload: bytes | None = None
-    scenes: bytes | None = None  # also for a cached graph whose structure the cache did not have
-    draws: bytes | None = None  # parse uncertainty: the encoded structures of the trees drawn here (to cache)
-    repaired: bool = False  # a cached payload that did not decode: parsed again (the new payload replaces it)
+    encoded_structure: bytes | None = None
+    encoded_draws: bytes | None = None
+    repaired: bool = False  # a cached entry that did not decode: parsed again (the new payload replaces it)
     dropped: str | None = None  # lenient mode: why this passage left the corpus
     menu: TreeMenu | None = None  # parse uncertainty: the source's trees (manual UCCA: one)
     tree_scores: list[list[float]] = field(default_factory=list)  # per system, SAMSA on each of the menu's trees
+    tree_scenes: tuple[tuple[str, ...], ...] = ()  # with the graph: each menu tree's Scenes, a text each
 
 
 class Worker:
@@ -94,10 +98,10 @@ class Worker:
         return self.metric is not None and self.metric.compat == "paper"
 
     def load(self, items: Sequence[Item]) -> _Loaded:
-        """The graph or (cache hits in paper mode) the structure of each item. Items are parsed here when they
-        are raw, or when their cached entry does not decode (``repaired``); every graph that did not come from
-        the cache is validated; lenient mode drops an item that does not load or validate (``dropped``)."""
-        from samsa.engine.entries import decode_graph, decode_structure
+        """The graph or (cache hits in paper mode) the structure of each item, and with parse uncertainty its
+        drawn trees. Items are parsed here when they are raw, or when their cached entry does not decode
+        (``repaired``); every graph that did not come from the cache is validated; lenient mode drops an item that
+        does not load or validate (``dropped``)."""
         from samsa.ucca.validate import check_passage
         from samsa.ucca.xml import load_passage
 
@@ -105,29 +109,21 @@ class Worker:
         got = _Loaded([None] * n, [None] * n, [False] * n, [False] * n, [None] * n, [None] * n)
         todo = []
         for k, it in enumerate(items):
-            if it.kind == "cached" and it.scenes is not None:
-                got.structures[k] = decode_structure(it.scenes, it.source) if self.paper else None
-                if self.job.uncertainty is not None and got.structures[k] is not None:
-                    got.draws[k] = _cached_draws(it)
-                    got.structures[k] = None if got.draws[k] is None else got.structures[k]
-                got.repaired[k] = got.structures[k] is None
-            elif it.kind == "cached":
-                got.graphs[k] = decode_graph(it.payload or b"", it.source)
-                got.repaired[k] = got.graphs[k] is None
+            if it.kind == "cached":
+                self._load_cached(k, it, got)
             elif it.kind == "xml":
                 got.graphs[k] = self._guard(k, got.dropped, load_passage, it.source)
             elif it.kind == "graph":
                 got.graphs[k] = self._guard(k, got.dropped, check_passage, it.source, it.origin or None)
-            if it.kind != "parse" and not got.repaired[k]:
-                continue
-            todo.append(k)
+            if it.kind == "parse" or got.repaired[k]:
+                todo.append(k)
         todo, parsed = self._parse_within_limits(items, todo, got.dropped)
         if self.job.uncertainty is not None:
             from samsa.engine.uncertainty import drawn_structures
 
-            for k, trees in zip(todo, parsed, strict=True):
-                got.draws[k] = drawn_structures(trees[1:])
-            parsed = [trees[0] for trees in parsed]
+            for k, drawn in zip(todo, parsed, strict=True):
+                got.drawn[k] = drawn_structures(drawn)
+            parsed = [drawn.best for drawn in parsed]
         for k, g in zip(todo, parsed, strict=True):
             if isinstance(g, CompactPassage):  # the built-in parser's trees: well formed as they are built
                 got.graphs[k] = g
@@ -135,6 +131,24 @@ class Worker:
                 got.graphs[k] = self._guard(k, got.dropped, check_passage, g, items[k].origin or None)
             got.parsed[k] = got.dropped[k] is None
         return got
+
+    def _load_cached(self, k: int, item: Item, got: _Loaded) -> None:
+        """A cache hit's structure (paper mode) or graph, and with parse uncertainty its drawn trees; an entry
+        that does not decode, or a hit without drawn trees where the run draws them, is marked ``repaired``."""
+        from samsa.engine.entries import decode_draws, decode_graph, decode_structure
+
+        if item.encoded_structure is not None:
+            got.structures[k] = decode_structure(item.encoded_structure, item.source) if self.paper else None
+        else:
+            got.graphs[k] = decode_graph(item.payload or b"", item.source)
+        found = got.structures[k] is not None or got.graphs[k] is not None
+        if found and self.job.uncertainty is not None:
+            blob = item.encoded_draws
+            got.drawn[k] = None if blob is None else decode_draws(blob, item.source)
+            found = got.drawn[k] is not None
+        if not found:
+            got.graphs[k] = got.structures[k] = None
+        got.repaired[k] = not found
 
     def _parse_within_limits(
         self, items: Sequence[Item], todo: list[int], dropped: list[str | None]
@@ -159,13 +173,10 @@ class Worker:
         """Parse ``sources``: as :class:`~samsa.ucca.compact.CompactPassage` when the parser gives them and this
         worker only scores in paper mode (whose structure reads them as it reads graphs), else as graphs."""
         if self.job.uncertainty is not None:
-            from samsa.parsers.builtin.sampling import Perturbation
+            from samsa.engine.uncertainty import perturbation
 
-            draws = getattr(self.job.parser, "parse_with_draws", None)
-            if draws is None or not self.paper:
-                raise ConfigError("parse uncertainty needs the built-in parser and paper-mode SAMSA")
-            u = self.job.uncertainty
-            return list(draws(sources, Perturbation(u.draws, u.tau, u.sigma)))
+            # the run's parse doubt was decided by engine.uncertainty.run_doubt: its parser draws trees
+            return list(self.job.parser.parse_with_draws(sources, perturbation(self.job.uncertainty)))
         passages = getattr(self.job.parser, "parse_passages", None)
         if passages is not None and self.paper:
             return list(passages(sources))
@@ -183,10 +194,8 @@ class Worker:
 
     def run(self, items: Sequence[Item], want: Want = "none") -> list[ItemResult]:
         """Score a chunk; ``want`` says which graphs travel back: ``all`` (as graphs, parsed ones also encoded for
-        the cache), ``graphs`` (as graphs only: nobody caches them), ``parsed`` (encoded for the cache, with their
-        paper-mode structures) or ``none``."""
-        from samsa.engine.entries import encode_draws, encode_graph, encode_structure
-
+        the cache), ``graphs`` (as graphs only: nobody caches them), ``parsed`` (encoded for the cache) or
+        ``none``. Whatever is encoded for the cache goes with the paper-mode structures and drawn trees it needs."""
         got = self.load(items)
         keep = [k for k, d in enumerate(got.dropped) if d is None]
         n_systems = len(items[0].outputs) if items else 0
@@ -194,31 +203,7 @@ class Worker:
             for k in keep:
                 if got.structures[k] is None:
                     got.structures[k] = _structure(got.graphs[k], self.metric.compat)
-        out = []
-        for k, it in enumerate(items):
-            g, st = got.graphs[k], got.structures[k]
-            scenes = None
-            # the parent caches: structures of new parses (repaired entries included), and of cached graphs that
-            # had none, go back with them
-            if (
-                want == "parsed"
-                and self.paper
-                and st is not None
-                and g is not None
-                and (got.parsed[k] or it.scenes is None)
-            ):
-                scenes = encode_structure(st, g).encode("utf-8")
-            drawn = got.draws[k]
-            out.append(
-                ItemResult(
-                    as_graph(g) if want in ("all", "graphs") else None,
-                    payload=encode_graph(g) if got.parsed[k] and want in ("all", "parsed") else None,
-                    scenes=scenes,
-                    repaired=got.repaired[k],
-                    dropped=got.dropped[k],
-                    draws=encode_draws(drawn).encode("utf-8") if scenes is not None and drawn is not None else None,
-                )
-            )
+        out = [self._result(it, k, got, want) for k, it in enumerate(items)]
         if self.metric is None:
             return out
         for s in range(n_systems):
@@ -231,21 +216,46 @@ class Worker:
                     out[k].results.append(f"{e}")
         if self.job.uncertainty is not None:
             for k in keep:
-                self._tree_scores(items[k], out[k], got.structures[k], got.draws[k])
+                self._tree_scores(items[k], out[k], got.structures[k], got.drawn[k], want in ("all", "graphs"))
         return out
 
-    def _tree_scores(self, item: Item, res: ItemResult, structure: Any, draws: list[Any] | None) -> None:
+    def _result(self, item: Item, k: int, got: _Loaded, want: Want) -> ItemResult:
+        """Item ``k``'s result before scoring: its graph as asked, and what the parent caches of it."""
+        from samsa.engine.entries import encode_draws, encode_graph, encode_structure
+
+        g, st, drawn = got.graphs[k], got.structures[k], got.drawn[k]
+        caching = want in ("all", "parsed")
+        # the parent caches the structures of new parses (repaired entries included) and of cached graphs that had
+        # none, and the drawn trees of new parses
+        encoded = None
+        if caching and self.paper and st is not None and g is not None and (got.parsed[k] or item.kind == "cached"):
+            encoded = encode_structure(st, g).encode("utf-8")
+        fresh_draws = caching and got.parsed[k] and drawn is not None and drawn.passages is not None
+        return ItemResult(
+            as_graph(g) if want in ("all", "graphs") else None,
+            payload=encode_graph(g) if got.parsed[k] and caching else None,
+            encoded_structure=encoded,
+            encoded_draws=encode_draws(drawn).encode("utf-8") if fresh_draws and drawn is not None else None,
+            repaired=got.repaired[k],
+            dropped=got.dropped[k],
+        )
+
+    def _tree_scores(
+        self, item: Item, res: ItemResult, structure: Any, drawn: DrawnStructures | None, scenes: bool
+    ) -> None:
         """The source's calibrated menu of trees and every system's SAMSA on each (tree 0: the one-best, whose
-        scores are the results'; ``draws``: the drawn trees' ``(structure, passage)``); a source without draws
-        (manual UCCA) has one tree."""
+        scores are the results'; ``drawn``: the drawn trees' structures; ``scenes``: each tree's Scenes as well); a
+        source without draws (manual UCCA) has one tree."""
         from samsa.engine.uncertainty import trees_from_structures
 
         assert self.job.uncertainty is not None and self.metric is not None
         if structure is None or any(isinstance(r, str) for r in res.results):
             return
-        trees = trees_from_structures(structure, [st for st, _ in draws or []], self.job.uncertainty.keep)
+        trees = trees_from_structures(structure, drawn, self.job.uncertainty.keep)
         for r, line in zip(res.results, item.outputs, strict=True):
             res.tree_scores.append([r.samsa, *trees.scores(self.metric, line, skip=1)])
+        if scenes:
+            res.tree_scenes = trees.scene_words()
         # the parent needs each tree's count, weight and scores, not its structure key (the run keeps a menu a line)
         res.menu = replace(trees.menu, keys=tuple(range(len(trees.menu.keys))))
 
@@ -273,16 +283,7 @@ class _Loaded:
     parsed: list[bool]  # parsed here (new, or a cached entry that did not decode)
     repaired: list[bool]  # a cached entry that did not decode
     dropped: list[str | None]  # lenient mode: why the item left the corpus
-    draws: list[list[Any] | None]  # parse uncertainty: the drawn trees' (structure, passage; None when cached)
-
-
-def _cached_draws(item: Item) -> list[tuple[Any, None]] | None:
-    """The drawn trees of a cache hit, as ``(structure, None)`` (a tree drawn twice: the same structure), or None
-    when it has none or they do not decode."""
-    from samsa.engine.entries import decode_draws
-
-    drawn = None if item.draws is None else decode_draws(item.draws, item.source)
-    return None if drawn is None else [(st, None) for st in drawn]
+    drawn: list[DrawnStructures | None]  # parse uncertainty: the drawn trees' structures
 
 
 def _structure(g: nx.DiGraph | None, compat: Compat) -> Any:

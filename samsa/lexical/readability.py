@@ -22,6 +22,7 @@ import math
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from samsa.errors import ConfigError
 from samsa.normalize import normalize
@@ -34,6 +35,7 @@ __all__ = [
     "corpus_fkgl",
     "fkbleu",
     "fkgl_from_counts",
+    "fkgl_readability",
     "sentence_fk_xu",
     "syllables_corrected",
     "syllables_easse",
@@ -230,3 +232,10 @@ def fkbleu(ibleu: float, fk_in: float, fk_out: float, *, form: str = "geometric"
     diff = fk_out - fk_in if sign == "printed" else fk_in - fk_out
     fkdiff = 1.0 / (1.0 + math.exp(-diff))
     return math.sqrt(max(ibleu, 0.0) * fkdiff) if form == "geometric" else ibleu * fkdiff
+
+
+def fkgl_readability(lines: Sequence[str], config: Any) -> tuple[float, dict[str, Any]]:
+    """English's readability metric as the language table names it: corpus FKGL under a
+    :class:`~samsa.lexical.suite.SuiteConfig` (its variant, tokenizer and splitter), and its signature fields."""
+    value = corpus_fkgl(lines, variant=config.fkgl_variant, tokenizer=config.tokenizer, splitter=config.splitter)
+    return value, {"variant": config.fkgl_variant, "tok": config.tokenizer, "split": config.splitter}

@@ -28,14 +28,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from samsa.german import syllables_de, tokenize_de
 from samsa.text import split_output
 
-__all__ = ["GERMAN_READABILITY", "GermanCounts", "fre_amstad", "german_counts", "wstf", "wstf_from_counts"]
+__all__ = [
+    "SYLLABLES",
+    "GermanCounts",
+    "fre_amstad",
+    "fre_amstad_readability",
+    "german_counts",
+    "wstf",
+    "wstf_from_counts",
+    "wstf_readability",
+]
 
-#: the German readability metrics of the lexical suite
-GERMAN_READABILITY = ("fre_amstad", "wstf")
+#: the syllable counter both formulas read, as their signatures name it
+SYLLABLES = "de.v1"
 
 
 @dataclass(frozen=True)
@@ -94,3 +104,21 @@ def wstf_from_counts(c: GermanCounts) -> float:
         - 0.0327 * c.one_syllable * pct
         - 0.875
     )
+
+
+def _fields(config: Any) -> dict[str, Any]:
+    """The signature fields of both formulas: the language's tokenizer, the splitter (or separator), the syllables."""
+    from samsa.languages import get_language
+
+    tokenizer = get_language(config.samsa.language).tokenizer
+    return {"tok": tokenizer, "split": "sep" if config.separator else config.splitter, "syl": SYLLABLES}
+
+
+def fre_amstad_readability(lines: Sequence[str], config: Any) -> tuple[float, dict[str, Any]]:
+    """:func:`fre_amstad` under a :class:`~samsa.lexical.suite.SuiteConfig`, and its signature fields."""
+    return fre_amstad(lines, separator=config.separator, splitter=config.splitter), _fields(config)
+
+
+def wstf_readability(lines: Sequence[str], config: Any) -> tuple[float, dict[str, Any]]:
+    """:func:`wstf` under a :class:`~samsa.lexical.suite.SuiteConfig`, and its signature fields."""
+    return wstf(lines, separator=config.separator, splitter=config.splitter), _fields(config)

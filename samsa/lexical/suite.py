@@ -9,49 +9,62 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from samsa import __version__
 from samsa import lexical as L
 from samsa.config import SamsaConfig, check_choice
 from samsa.errors import ConfigError
+from samsa.languages import DEFAULT_LANGUAGE, LANGUAGES, Language, Readability, get_language, resolve_function
 from samsa.lexical.edits import split_stats
 from samsa.lexical.readability import FKBLEU_FORMS, FKBLEU_SIGNS, FKGL_VARIANTS, fkbleu, sentence_fk_xu
-from samsa.lexical.readability_de import fre_amstad, wstf
 from samsa.normalize import normalize
 from samsa.signature import format_signature
 from samsa.text import split_output
 
 __all__ = [
+    "CORE_METRICS",
     "DEFAULT_METRICS",
-    "LANGUAGE_METRICS",
     "METRICS",
     "SuiteConfig",
     "check_language",
     "default_metrics",
     "evaluate_lexical",
+    "known_metrics",
+    "language_metrics",
 ]
 
-METRICS = (
+#: the metrics of every language
+CORE_METRICS = (
     "sari",
     "sari_add",
     "sari_keep",
     "sari_del",
     "bleu",
     "ibleu",
-    "fkgl",
     "fkbleu",
     "ld_sc",
     "ld_sr",
     "compression",
     "splits",
-    "fre_amstad",
-    "wstf",
 )
-#: metrics whose formula or syllable counter is English's / German's (refused for another language)
-LANGUAGE_METRICS = {"fkgl": "en", "fkbleu": "en", "fre_amstad": "de", "wstf": "de"}
-#: what ``samsa evaluate`` and :func:`samsa.evaluate` compute when no metric is named
-DEFAULT_METRICS = ("sari", "bleu", "fkgl")
+
+
+def language_metrics() -> dict[str, Language]:
+    """Each metric whose formula is one language's (its readability, FKBLEU), with that language."""
+    return {m: lang for lang in LANGUAGES.values() for m in lang.metrics}
+
+
+def known_metrics() -> tuple[str, ...]:
+    """Every metric of the suite: the core ones and each language's readability (``samsa.languages``)."""
+    readability = [r.name for lang in LANGUAGES.values() for r in lang.readability]
+    return (*CORE_METRICS, *dict.fromkeys(m for m in readability if m not in CORE_METRICS))
+
+
+#: every metric of the languages samsa ships (:func:`known_metrics` reads the table as it is at the call)
+METRICS = known_metrics()
+#: what ``samsa evaluate`` and :func:`samsa.evaluate` compute when no metric is named, for English text
+DEFAULT_METRICS = ("sari", "bleu", *(r.name for r in get_language(DEFAULT_LANGUAGE).readability))
 
 
 @dataclass(frozen=True)
@@ -108,29 +121,44 @@ def _refs_field(refs: Sequence[Sequence[str]]) -> str:
     return str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
 
 
-def default_metrics(language: str = "en") -> tuple[str, ...]:
+def default_metrics(language: str = DEFAULT_LANGUAGE) -> tuple[str, ...]:
     """What ``samsa evaluate`` computes when no metric is named: SARI, BLEU and the language's readability.
 
-    >>> default_metrics("en"), default_metrics("de")
-    (('sari', 'bleu', 'fkgl'), ('sari', 'bleu', 'fre_amstad', 'wstf'))
+    >>> default_metrics()
+    ('sari', 'bleu', 'fkgl')
     """
-    from samsa.languages import get_language
-
-    return ("sari", "bleu", *get_language(language).readability)
+    return ("sari", "bleu", *(r.name for r in get_language(language).readability))
 
 
 def check_language(metrics: Sequence[str], language: str) -> None:
-    """Refuse, in one line, a readability metric made for another language than the text's."""
-    from samsa.languages import get_language
-
+    """Refuse, in one line, a metric whose formula is another language's than the text's."""
     lang = get_language(language)
     for m in metrics:
-        own = LANGUAGE_METRICS.get(m)
-        if own is not None and own != language:
-            instead = ", ".join(r for r in lang.readability if r in METRICS)
-            raise ConfigError(
-                f"{m} is for {get_language(own).name} text only; for {lang.name} use {instead or 'no readability'}"
-            )
+        own = language_metrics().get(m)
+        if own is not None and own.code != lang.code:
+            instead = ", ".join(r.name for r in lang.readability)
+            raise ConfigError(f"{m} is for {own.name} text only; for {lang.name} use {instead or 'no readability'}")
+
+
+def _readability(name: str) -> Readability | None:
+    return next((r for lang in LANGUAGES.values() for r in lang.readability if r.name == name), None)
+
+
+class _Texts(NamedTuple):
+    """One system's texts as the metrics read them: as given, and normalized once (every metric then reads the
+    normalized text with tokenizer ``none``); the signature fields every metric shares, and the references'."""
+
+    orig: Sequence[str]
+    sys: Sequence[str]
+    n_orig: list[str]
+    n_sys: list[str]
+    n_refs: list[list[str]]
+    common: dict[str, Any]
+    nrefs: str
+
+
+#: how the metrics read normalized text
+_DONE: dict[str, Any] = {"tokenizer": "none", "lowercase": False}
 
 
 def evaluate_lexical(
@@ -144,9 +172,10 @@ def evaluate_lexical(
 
     Returns a dict with one key per metric plus ``signatures`` (metric -> string).
     """
-    unknown = sorted(set(metrics) - set(METRICS))
+    known = known_metrics()
+    unknown = sorted(set(metrics) - set(known))
     if unknown:
-        raise ConfigError(f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(METRICS)}")
+        raise ConfigError(f"unknown metric(s) {', '.join(unknown)}; choose from {', '.join(known)}")
     c = config
     check_language(metrics, c.samsa.language)
     norm: dict[str, Any] = {"lowercase": c.lowercase, "tokenizer": c.tokenizer, "unescape": c.unescape}
@@ -157,109 +186,109 @@ def evaluate_lexical(
         "unesc": c.unescape or pre.get("unesc", False),
         "norm": c.prenorm,
     }
-    nrefs = _refs_field(refs)
+    texts = _Texts(
+        orig,
+        sys,
+        [normalize(x, **norm) for x in orig],
+        [normalize(x, **norm) for x in sys],
+        [[normalize(x, **norm) for x in rs] for rs in refs],
+        common,
+        _refs_field(refs),
+    )
     out: dict[str, Any] = {}
     sigs: dict[str, str] = {}
     wanted = set(metrics)
-    # Normalize once; every metric below then works on the normalized text (tokenizer "none").
-    n_orig = [normalize(x, **norm) for x in orig]
-    n_sys = [normalize(x, **norm) for x in sys]
-    n_refs = [[normalize(x, **norm) for x in rs] for rs in refs]
-    done: dict[str, Any] = {"tokenizer": "none", "lowercase": False}
-    if wanted & {"sari", "sari_add", "sari_keep", "sari_del"}:
-        legacy = c.legacy and c.sari_variant == "easse"
-        comp = L.sari_components(
-            orig if legacy else n_orig,
-            n_sys,
-            n_refs,
-            variant=c.sari_variant,
-            legacy=legacy,
-            use_f1_for_deletion=c.sari_del_f1,
-            refs_layout="sentences",
-            **done,
-        )
-        del_kind = "f1" if (c.sari_variant == "easse" and c.sari_del_f1) else "prec"
-        sig = format_signature(
-            "SARI",
-            {
-                "variant": c.sari_variant,
-                "refs": nrefs,
-                **common,
-                "legacy": c.legacy if c.sari_variant == "easse" else None,
-                "del": del_kind,
-            },
-            __version__,
-        )
-        for key, value in (
-            ("sari", comp.sari),
-            ("sari_add", comp.add),
-            ("sari_keep", comp.keep),
-            ("sari_del", comp.delete),
-        ):
-            if key in wanted:
-                out[key], sigs[key] = value, sig
-    if wanted & {"bleu", "ibleu", "fkbleu"}:
-        bleu = L.corpus_bleu(n_sys, n_refs, refs_layout="sentences", **done)
-        if "bleu" in wanted:
-            out["bleu"] = bleu
-            sigs["bleu"] = format_signature(
-                "BLEU", {"refs": nrefs, **common, "smooth": "exp", "eff": False, "impl": "sacrebleu"}, __version__
-            )
-        copy_bleu = L.corpus_bleu(n_sys, [n_orig], **done) if wanted & {"ibleu", "fkbleu"} else 0.0
-        ibleu = c.ibleu_alpha * bleu - (1 - c.ibleu_alpha) * copy_bleu
-        if "ibleu" in wanted:
-            out["ibleu"] = ibleu
-            sigs["ibleu"] = format_signature("iBLEU", {"alpha": c.ibleu_alpha, "refs": nrefs, **common}, __version__)
-        if "fkbleu" in wanted:
-            fk_in = sum(sentence_fk_xu(x.split()) for x in n_orig) / len(n_orig)
-            fk_out = sum(sentence_fk_xu(x.split()) for x in n_sys) / len(n_sys)
-            out["fkbleu"] = 100.0 * fkbleu(ibleu / 100.0, fk_in, fk_out, form=c.fkbleu_form, sign=c.fkbleu_sign)
-            sigs["fkbleu"] = format_signature(
-                "FKBLEU",
-                {
-                    "form": c.fkbleu_form,
-                    "sign": c.fkbleu_sign,
-                    "fk": "xu2016",
-                    "alpha": c.ibleu_alpha,
-                    "refs": nrefs,
-                    **common,
-                },
-                __version__,
-            )
-    if "fkgl" in wanted:
-        out["fkgl"] = L.corpus_fkgl(sys, variant=c.fkgl_variant, tokenizer=c.tokenizer, splitter=c.splitter)
-        sigs["fkgl"] = format_signature(
-            "FKGL", {"variant": c.fkgl_variant, "tok": c.tokenizer, "split": c.splitter}, __version__
-        )
-    for name, formula in (("fre_amstad", fre_amstad), ("wstf", wstf)):
-        if name in wanted:
-            out[name] = formula(sys, separator=c.separator, splitter=c.splitter)
-            sigs[name] = format_signature(
-                name.upper(), {"tok": "de", "split": "sep" if c.separator else c.splitter, "syl": "de.v1"}, __version__
-            )
-    if "ld_sc" in wanted:
-        out["ld_sc"] = L.ld_sc(n_orig, n_sys, **done)
-        sigs["ld_sc"] = format_signature("LD_SC", {"unit": "char", **common}, __version__)
-    if "ld_sr" in wanted:
-        out["ld_sr"] = L.ld_sr(n_sys, n_refs, refs_layout="sentences", **done)
-        sigs["ld_sr"] = format_signature(
-            "LD_SR", {"unit": "char", "refs": f"closest-of-{nrefs}", **common}, __version__
-        )
-    if "compression" in wanted:
-        out["compression"] = 100.0 * L.compression_ratio(n_orig, n_sys)
-        sigs["compression"] = format_signature("Compression", {"unit": "char", **common}, __version__)
+    _sari(texts, c, wanted, out, sigs)
+    _bleu(texts, c, wanted, out, sigs)
+    for name in [m for m in known if m in wanted]:
+        readability = _readability(name)
+        if readability is not None:
+            out[name], fields = resolve_function(readability.compute)(sys, c)
+            sigs[name] = format_signature(readability.label, fields, __version__)
+    _edits(texts, wanted, out, sigs)
     if "splits" in wanted:
-        split = split_stats(
-            [split_output(s, separator=c.separator, tokenizer="none", splitter=c.splitter) for s in sys]
-        )
-        out["splits"] = {
-            "split_outputs": split.split_outputs,
-            "split_proportion": split.split_proportion,
-            "sentences_per_output": split.sentences_per_output,
-            "tokens_per_sentence": split.tokens_per_sentence,
-        }
-        sigs["splits"] = format_signature(
-            "Splits", {"split": "sep" if c.separator else c.splitter, "tok": "whitespace"}, __version__
-        )
+        out["splits"], sigs["splits"] = _splits(sys, c)
     out["signatures"] = sigs
     return out
+
+
+def _sari(t: _Texts, c: SuiteConfig, wanted: set[str], out: dict[str, Any], sigs: dict[str, str]) -> None:
+    if not wanted & {"sari", "sari_add", "sari_keep", "sari_del"}:
+        return
+    legacy = c.legacy and c.sari_variant == "easse"
+    comp = L.sari_components(
+        t.orig if legacy else t.n_orig,
+        t.n_sys,
+        t.n_refs,
+        variant=c.sari_variant,
+        legacy=legacy,
+        use_f1_for_deletion=c.sari_del_f1,
+        refs_layout="sentences",
+        **_DONE,
+    )
+    del_kind = "f1" if (c.sari_variant == "easse" and c.sari_del_f1) else "prec"
+    legacy_field = c.legacy if c.sari_variant == "easse" else None
+    sig = format_signature(
+        "SARI",
+        {"variant": c.sari_variant, "refs": t.nrefs, **t.common, "legacy": legacy_field, "del": del_kind},
+        __version__,
+    )
+    for key, value in (
+        ("sari", comp.sari),
+        ("sari_add", comp.add),
+        ("sari_keep", comp.keep),
+        ("sari_del", comp.delete),
+    ):
+        if key in wanted:
+            out[key], sigs[key] = value, sig
+
+
+def _bleu(t: _Texts, c: SuiteConfig, wanted: set[str], out: dict[str, Any], sigs: dict[str, str]) -> None:
+    """BLEU, iBLEU and FKBLEU (the two latter read BLEU against the source as well)."""
+    if not wanted & {"bleu", "ibleu", "fkbleu"}:
+        return
+    bleu = L.corpus_bleu(t.n_sys, t.n_refs, refs_layout="sentences", **_DONE)
+    if "bleu" in wanted:
+        out["bleu"] = bleu
+        sigs["bleu"] = format_signature(
+            "BLEU", {"refs": t.nrefs, **t.common, "smooth": "exp", "eff": False, "impl": "sacrebleu"}, __version__
+        )
+    copy_bleu = L.corpus_bleu(t.n_sys, [t.n_orig], **_DONE) if wanted & {"ibleu", "fkbleu"} else 0.0
+    ibleu = c.ibleu_alpha * bleu - (1 - c.ibleu_alpha) * copy_bleu
+    if "ibleu" in wanted:
+        out["ibleu"] = ibleu
+        sigs["ibleu"] = format_signature("iBLEU", {"alpha": c.ibleu_alpha, "refs": t.nrefs, **t.common}, __version__)
+    if "fkbleu" in wanted:
+        fk_in = sum(sentence_fk_xu(x.split()) for x in t.n_orig) / len(t.n_orig)
+        fk_out = sum(sentence_fk_xu(x.split()) for x in t.n_sys) / len(t.n_sys)
+        out["fkbleu"] = 100.0 * fkbleu(ibleu / 100.0, fk_in, fk_out, form=c.fkbleu_form, sign=c.fkbleu_sign)
+        fields = {"form": c.fkbleu_form, "sign": c.fkbleu_sign, "fk": "xu2016", "alpha": c.ibleu_alpha}
+        sigs["fkbleu"] = format_signature("FKBLEU", {**fields, "refs": t.nrefs, **t.common}, __version__)
+
+
+def _edits(t: _Texts, wanted: set[str], out: dict[str, Any], sigs: dict[str, str]) -> None:
+    """Levenshtein distances to the source and to the closest reference, and the compression ratio."""
+    if "ld_sc" in wanted:
+        out["ld_sc"] = L.ld_sc(t.n_orig, t.n_sys, **_DONE)
+        sigs["ld_sc"] = format_signature("LD_SC", {"unit": "char", **t.common}, __version__)
+    if "ld_sr" in wanted:
+        out["ld_sr"] = L.ld_sr(t.n_sys, t.n_refs, refs_layout="sentences", **_DONE)
+        sigs["ld_sr"] = format_signature(
+            "LD_SR", {"unit": "char", "refs": f"closest-of-{t.nrefs}", **t.common}, __version__
+        )
+    if "compression" in wanted:
+        out["compression"] = 100.0 * L.compression_ratio(t.n_orig, t.n_sys)
+        sigs["compression"] = format_signature("Compression", {"unit": "char", **t.common}, __version__)
+
+
+def _splits(sys: Sequence[str], c: SuiteConfig) -> tuple[dict[str, Any], str]:
+    """The split statistics of the outputs (sentences cut as SAMSA cuts them) and their signature."""
+    split = split_stats([split_output(s, separator=c.separator, tokenizer="none", splitter=c.splitter) for s in sys])
+    values = {
+        "split_outputs": split.split_outputs,
+        "split_proportion": split.split_proportion,
+        "sentences_per_output": split.sentences_per_output,
+        "tokens_per_sentence": split.tokens_per_sentence,
+    }
+    sig = format_signature("Splits", {"split": "sep" if c.separator else c.splitter, "tok": "whitespace"}, __version__)
+    return values, sig

@@ -59,11 +59,13 @@ def explain_source(g: nx.DiGraph, structure: Sequence[PaperScene]) -> dict[str, 
 
 
 def explain_output(
-    g: nx.DiGraph, structure: Sequence[PaperScene], output: str, metric: Samsa
+    g: nx.DiGraph, structure: Sequence[PaperScene], output: str, metric: Samsa, result: Any = None
 ) -> tuple[dict[str, Any], Any]:
-    """How one output line scored against one source: its sentences, each scene's match and center checks."""
+    """How one output line scored against one source: its sentences, each scene's match and center checks
+    (``result``: the line's sentence result where the run that parsed it scored it already, with ``metric``)."""
     sentences = metric.split(output)
-    result = metric.score_graph(g, sentences, structure=structure)
+    if result is None:
+        result = metric.score_graph(g, sentences, structure=structure)
     index = {t: i for i, t in enumerate(terminals(g))}
     scenes = []
     for sc, r in zip(structure, result.scenes, strict=True):

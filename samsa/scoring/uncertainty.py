@@ -42,7 +42,7 @@ CORPUS_DRAWS = 1000
 class Calibration:
     """How a pipeline's draws become probabilities, fitted on the dev sets (``lab.uncertainty``).
 
-    ``draws``, ``tau``, ``sigma``: the perturbation (:class:`~samsa.parsers.builtin.sampling.Perturbation`);
+    ``n_draws``, ``tau``, ``sigma``: the perturbation (:class:`~samsa.parsers.builtin.sampling.Perturbation`);
     ``keep``: the share of the mass the one-best tree keeps (the three set the width of the SAMSA intervals);
     ``floor``: the share of a Scene-count distribution spread over counts near the one-best's, so that no count
     is called impossible; ``top_map``: (upper bin edge, probability) pairs, non-decreasing, that map the most
@@ -52,7 +52,7 @@ class Calibration:
     manual SAMSA on the dev battery (split conformal calibration, :func:`fit_margin`).
     """
 
-    draws: int
+    n_draws: int
     tau: float
     sigma: float
     keep: float
@@ -61,9 +61,13 @@ class Calibration:
     margin: float = 0.0
 
     def signature(self) -> str:
+        """How the parse interval was computed: the perturbation, the calibration and the version of the drawing
+        rules (:data:`~samsa.parsers.builtin.sampling.SAMPLER_VERSION`)."""
+        from samsa.parsers.builtin.sampling import SAMPLER_VERSION
+
         return (
-            f"parse-uncertainty|draws.{self.draws}+tau.{self.tau:g}+sigma.{self.sigma:g}+keep.{self.keep:g}"
-            f"+floor.{self.floor:g}+margin.{self.margin:g}"
+            f"parse-uncertainty|draws.{self.n_draws}+tau.{self.tau:g}+sigma.{self.sigma:g}+keep.{self.keep:g}"
+            f"+floor.{self.floor:g}+margin.{self.margin:g}+sampler.{SAMPLER_VERSION}"
         )
 
     def top_probability(self, raw: float) -> float:

@@ -93,7 +93,8 @@ def benchmark_hsplit(
             results[name][ref_set] = res
     if samsa:
         from samsa.config import SamsaConfig
-        from samsa.engine.pipeline import Job, score_means
+        from samsa.engine.corpus import score_means
+        from samsa.engine.worker import Job
         from samsa.registry import get_parser
         from samsa.scoring.metric import Samsa
 

@@ -241,7 +241,8 @@ def samsa_correlations(
     ``jobs``, ``dask``, ``cache``: how the parse and scoring run (``samsa.engine.pipeline``).
     """
     from samsa.config import SamsaConfig
-    from samsa.engine.pipeline import Job, score_means
+    from samsa.engine.corpus import score_means
+    from samsa.engine.worker import Job
     from samsa.registry import get_parser
     from samsa.scoring.metric import Samsa
 

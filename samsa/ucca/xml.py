@@ -100,83 +100,90 @@ def read_standard(root: Element, path: str | PathLike[str] = "<xml>", *, validat
         layers[lid] = layer.line
         g.graph["layer_attributes"][lid] = (_attributes(layer), _extra(layer))
         for node in layer.findall("node"):
-            nid, ntype = node.get("ID"), node.get("type")
-            if not nid or not ntype:
-                raise InputError(path, node.line, "<node> needs both ID and type attributes")
-            if nid in lines:
-                raise InputError(path, node.line, f"node ID {nid} is used twice (first on line {lines[nid]})")
-            lines[nid] = node.line
-            try:
-                nlayer, number = G.node_key(nid)
-            except ValueError as e:
-                raise InputError(path, node.line, str(e)) from None
-            if str(nlayer) != lid:
-                raise InputError(path, node.line, f"node {nid} is inside layer {lid}")
-            attrs, extra, node_edges, _ = _parts(node)
-            if lid == "0":
-                if ntype not in ("Word", "Punctuation"):
-                    raise InputError(
-                        path, node.line, f"terminal {nid} has type {ntype!r}; expected Word or Punctuation"
-                    )
-                if "text" not in attrs:
-                    raise InputError(path, node.line, f"terminal {nid} has no text attribute")
-                try:
-                    para = int(attrs.get("paragraph", 1))
-                    ppos = int(attrs.get("paragraph_position", number))
-                except ValueError:
-                    raise InputError(path, node.line, f"terminal {nid} has a non-integer paragraph attribute") from None
-                g.add_node(
-                    nid,
-                    layer="0",
-                    type=ntype,
-                    text=attrs["text"],
-                    position=number,
-                    paragraph=para,
-                    paragraph_position=ppos,
-                    attributes=attrs,
-                    extra=extra,
-                )
-            else:
-                if ntype not in ("FN", "PNCT", "LKG"):
-                    raise InputError(path, node.line, f"unit {nid} has type {ntype!r}; expected FN, PNCT or LKG")
-                G.add_unit(g, nid, type=ntype, implicit=attrs.get("implicit") == "True", attributes=attrs, extra=extra)
-            edges.extend((nid, e) for e in node_edges)
+            edges.extend(_read_node(g, node, lid, lines, path))
     for parent, edge in edges:
-        child = edge.get("toID")
-        if child is None or child not in g:
-            raise InputError(path, edge.line, f"edge from {parent} points to unknown node {child!r}")
-        attrs, _, _, cat_elems = _parts(edge)
-        cat_attrs = [dict(c.attrib) for c in cat_elems]
-        if not cat_attrs:  # old format: the category is the edge type
-            etype = edge.get("type")
-            if not etype:
-                raise InputError(path, edge.line, f"edge {parent} -> {child} has neither type nor <category>")
-            cats: tuple[str, ...] = (etype,)
-        else:
-            missing = [c for c in cat_attrs if not c.get("tag")]
-            if missing:
-                raise InputError(path, edge.line, f"edge {parent} -> {child} has a <category> without tag")
-            cats = tuple(c["tag"] for c in cat_attrs)
-        if g.has_edge(parent, child) and _repeats(g.edges[parent, child], cats, attrs):
-            continue  # the same edge written twice (German-20K train 25702014, a linkage argument): read once
-        try:
-            G.add_edge(
-                g,
-                parent,
-                child,
-                cats,
-                remote=attrs.get("remote") == "True",
-                attributes=attrs,
-                category_attributes=cat_attrs or None,
-            )
-        except ValueError as e:
-            raise InputError(path, edge.line, str(e)) from None
-        g.edges[parent, child]["legacy_type"] = not cat_attrs
+        _read_edge(g, parent, edge, path)
     for lid in ("0", "1"):
         if lid not in layers:
             raise InputError(path, root.line, f"layer {lid} is missing; UCCA XML has layers '0' and '1'")
     lines.setdefault(G.ROOT_ID, root.line)
     return check_passage(g, path, lines) if validate else g
+
+
+def _read_node(
+    g: nx.DiGraph, node: Element, lid: str, lines: dict[str, int], path: str | PathLike[str]
+) -> list[tuple[str, Element]]:
+    """Add a ``<node>`` of layer ``lid`` to ``g`` (its line into ``lines``); its ``<edge>`` elements, to read once
+    every node is in."""
+    nid, ntype = node.get("ID"), node.get("type")
+    if not nid or not ntype:
+        raise InputError(path, node.line, "<node> needs both ID and type attributes")
+    if nid in lines:
+        raise InputError(path, node.line, f"node ID {nid} is used twice (first on line {lines[nid]})")
+    lines[nid] = node.line
+    try:
+        nlayer, number = G.node_key(nid)
+    except ValueError as e:
+        raise InputError(path, node.line, str(e)) from None
+    if str(nlayer) != lid:
+        raise InputError(path, node.line, f"node {nid} is inside layer {lid}")
+    attrs, extra, node_edges, _ = _parts(node)
+    if lid == "0":
+        if ntype not in ("Word", "Punctuation"):
+            raise InputError(path, node.line, f"terminal {nid} has type {ntype!r}; expected Word or Punctuation")
+        if "text" not in attrs:
+            raise InputError(path, node.line, f"terminal {nid} has no text attribute")
+        try:
+            para = int(attrs.get("paragraph", 1))
+            ppos = int(attrs.get("paragraph_position", number))
+        except ValueError:
+            raise InputError(path, node.line, f"terminal {nid} has a non-integer paragraph attribute") from None
+        g.add_node(
+            nid,
+            layer="0",
+            type=ntype,
+            text=attrs["text"],
+            position=number,
+            paragraph=para,
+            paragraph_position=ppos,
+            attributes=attrs,
+            extra=extra,
+        )
+    else:
+        if ntype not in ("FN", "PNCT", "LKG"):
+            raise InputError(path, node.line, f"unit {nid} has type {ntype!r}; expected FN, PNCT or LKG")
+        G.add_unit(g, nid, type=ntype, implicit=attrs.get("implicit") == "True", attributes=attrs, extra=extra)
+    return [(nid, e) for e in node_edges]
+
+
+def _read_edge(g: nx.DiGraph, parent: str, edge: Element, path: str | PathLike[str]) -> None:
+    """Add an ``<edge>`` of node ``parent`` to ``g``: its categories (``<category>`` elements, or the old format's
+    edge type) and attributes; the same edge written twice is read once."""
+    child = edge.get("toID")
+    if child is None or child not in g:
+        raise InputError(path, edge.line, f"edge from {parent} points to unknown node {child!r}")
+    attrs, _, _, cat_elems = _parts(edge)
+    cat_attrs = [dict(c.attrib) for c in cat_elems]
+    if not cat_attrs:  # old format: the category is the edge type
+        etype = edge.get("type")
+        if not etype:
+            raise InputError(path, edge.line, f"edge {parent} -> {child} has neither type nor <category>")
+        cats: tuple[str, ...] = (etype,)
+    else:
+        missing = [c for c in cat_attrs if not c.get("tag")]
+        if missing:
+            raise InputError(path, edge.line, f"edge {parent} -> {child} has a <category> without tag")
+        cats = tuple(c["tag"] for c in cat_attrs)
+    if g.has_edge(parent, child) and _repeats(g.edges[parent, child], cats, attrs):
+        return  # the same edge written twice (German-20K train 25702014, a linkage argument): read once
+    try:
+        G.add_edge(
+            g, parent, child, cats, remote=attrs.get("remote") == "True", attributes=attrs,
+            category_attributes=cat_attrs or None,
+        )  # fmt: skip
+    except ValueError as e:
+        raise InputError(path, edge.line, str(e)) from None
+    g.edges[parent, child]["legacy_type"] = not cat_attrs
 
 
 def _repeats(existing: dict, cats: tuple[str, ...], attrs: dict[str, str]) -> bool:

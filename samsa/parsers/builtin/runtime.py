@@ -24,13 +24,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from samsa.parsers.builtin.blocks import REMOTE_BLOCK, SPAN_WHOLE, row_blocks
 from samsa.parsers.builtin.features import Featurized, Vocab
 
 __all__ = [
     "FORMATS",
-    "REMOTE_BLOCK",
-    "SPAN_BLOCK",
-    "SPAN_WHOLE",
     "LstmLayer",
     "NumpySpanNet",
     "SpanRows",
@@ -39,7 +37,6 @@ __all__ = [
     "load_state",
     "load_weights",
     "read_header",
-    "row_blocks",
     "save_weights",
     "span_rows",
     "update_meta",
@@ -82,28 +79,6 @@ class LstmLayer(NamedTuple):
     bias_cell: np.ndarray  # (2, 1, H)
 
 
-#: span rows the network scores (and the decoder reads) at once. A sentence of n tokens has n(n+1)/2 spans, and
-#: the MLP's hidden layer holds one float32 vector of its width per span: scored in blocks, a sentence of 1,000
-#: tokens needs about 0.14 GB for its label log-probabilities and 0.03 GB for a block's hidden layer, not 1 GB
-SPAN_BLOCK = 1 << 15
-#: a sentence with at most this many spans (up to 511 tokens) is scored in one piece, exactly as before blocks
-#: existed (a block's matrix product may round differently from the whole sentence's: BLAS picks its kernels by
-#: size)
-SPAN_WHOLE = 1 << 17
-#: (Scene, unit) pairs whose remote edges are classified at once: a sentence of 1,000 tokens has about 100,000
-#: (an ordinary one about 60, classified in one piece as before)
-REMOTE_BLOCK = 1 << 14
-
-
-def row_blocks(m: int, block: int = SPAN_BLOCK) -> list[slice]:
-    """``m`` rows cut into consecutive slices of at most ``block`` rows (one slice for ``m <= block``).
-
-    >>> row_blocks(5, 2)
-    [slice(0, 2, None), slice(2, 4, None), slice(4, 5, None)]
-    """
-    return [slice(lo, min(lo + block, m)) for lo in range(0, max(m, 1), block)]
-
-
 def span_rows(lengths: Sequence[int]) -> SpanRows:
     """Every span of sentences of ``lengths`` tokens, as :class:`SpanRows`."""
     parts = [(np.full(n * (n + 1) // 2, b), *np.triu_indices(n + 1, 1)) for b, n in enumerate(lengths)]
@@ -121,8 +96,8 @@ def batch_span_log_probs(net: Any, fence: np.ndarray, lengths: Sequence[int]) ->
 
     The MLP itself runs sentence by sentence (over a whole batch's spans its
     temporaries leave the CPU cache), and a long sentence's spans in blocks of
-    :data:`SPAN_BLOCK` rows (its memory then grows with its spans' log-probabilities alone) when it has more than
-    :data:`SPAN_WHOLE`.
+    ``blocks.SPAN_BLOCK`` rows (its memory then grows with its spans' log-probabilities alone) when it has more than
+    ``blocks.SPAN_WHOLE``.
     """
     rows = span_rows(lengths)
     out: np.ndarray | None = None
@@ -308,7 +283,7 @@ class NumpySpanNet:
         self, fence: np.ndarray, b: int, scenes: np.ndarray, units: np.ndarray, buckets: np.ndarray
     ) -> np.ndarray:
         """Remote-category logits (m, R) of (scene span, unit span) pairs of sentence ``b``, in blocks of
-        :data:`REMOTE_BLOCK` pairs."""
+        ``blocks.REMOTE_BLOCK`` pairs."""
         out = [
             self._remote_block(fence, b, scenes[k], units[k], buckets[k]) for k in row_blocks(len(scenes), REMOTE_BLOCK)
         ]

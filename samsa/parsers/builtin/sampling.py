@@ -18,6 +18,7 @@ from functools import partial
 
 import numpy as np
 
+from samsa.parsers.builtin.blocks import row_blocks
 from samsa.parsers.builtin.decode import (
     _sentence_graph,
     _sentence_log_probs,
@@ -30,13 +31,13 @@ from samsa.parsers.builtin.decode import (
 )
 from samsa.parsers.builtin.features import Featurized, Vocab
 from samsa.parsers.builtin.remotes import Pair, add_remotes, candidate_pairs
-from samsa.parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs, row_blocks
+from samsa.parsers.builtin.runtime import NumpySpanNet, SpanRows, batch_span_log_probs
 from samsa.parsers.builtin.tree import Span, implicit_main_relations, spans_to_passage
 from samsa.parsers.builtin.wellformed import one_center, one_main_relation
 from samsa.ucca.compact import CompactPassage
 from samsa.ucca.queries import scenes
 
-__all__ = ["SAMPLER_VERSION", "Perturbation", "sample_batch", "sentence_rng"]
+__all__ = ["SAMPLER_VERSION", "DrawnTrees", "Perturbation", "TreeKey", "sample_batch", "sentence_rng"]
 
 #: the version of the drawing rules (noise, decoding of a draw): the parse cache keys drawn trees by it, so raise
 #: it with any change that gives a sentence other trees for the same parser and perturbation
@@ -45,13 +46,40 @@ SAMPLER_VERSION = "1"
 
 @dataclass(frozen=True)
 class Perturbation:
-    """How trees are drawn: ``draws`` per sentence, Gumbel noise of scale ``tau`` on each span label's
+    """How trees are drawn: ``n_draws`` per sentence, Gumbel noise of scale ``tau`` on each span label's
     log-probability, a Scene-bias offset of standard deviation ``sigma`` per draw, and the base ``seed``."""
 
-    draws: int
+    n_draws: int
     tau: float
     sigma: float
     seed: int = 0
+
+
+#: a tree as its sentence's draws tell trees apart: its spans after the decoding's later steps
+TreeKey = tuple[tuple[int, int, str], ...]
+
+
+@dataclass(frozen=True)
+class DrawnTrees:
+    """A sentence's one-best passage and the trees drawn from the parser's distribution: each distinct drawn tree
+    once (``trees``, in the order of its first draw) and, for each draw, the index of its tree there (``order``).
+    A draw that decodes to the one-best tree has the one-best passage itself as its tree."""
+
+    best: CompactPassage
+    trees: tuple[CompactPassage, ...]
+    order: tuple[int, ...]
+
+    def draws(self) -> list[CompactPassage]:
+        """The passage of each draw, in draw order."""
+        return [self.trees[k] for k in self.order]
+
+    @classmethod
+    def of_keys(cls, passages: dict[TreeKey, CompactPassage], keys: Sequence[TreeKey]) -> DrawnTrees:
+        """The drawn trees of a sentence whose draws decoded to ``keys`` (draw 0: the one-best tree)."""
+        index: dict[TreeKey, int] = {}
+        for key in keys[1:]:
+            index.setdefault(key, len(index))
+        return cls(passages[keys[0]], tuple(passages[k] for k in index), tuple(index[k] for k in keys[1:]))
 
 
 def sentence_rng(seed: int, words: Sequence[str]) -> np.random.Generator:
@@ -101,9 +129,10 @@ class _Sentence:
     rows: slice
     lp: np.ndarray
     cand: _Candidates
-    noise: np.ndarray  # (draws + 1, rows, k + 1)
-    offsets: np.ndarray  # (draws + 1,)
-    trees: dict[tuple[tuple[int, int, str], ...], CompactPassage]
+    noise: np.ndarray  # (n_draws + 1, rows, k + 1)
+    offsets: np.ndarray  # (n_draws + 1,)
+    trees: dict[TreeKey, CompactPassage]  # each distinct tree of its draws, once
+    keys: list[TreeKey]  # each draw's tree
 
 
 def sample_batch(
@@ -115,10 +144,10 @@ def sample_batch(
     scene_bias: float = 0.0,
     min_scene: bool = False,
     implicit_scenes: frozenset[str] = frozenset(),
-) -> list[list[CompactPassage]]:
+) -> list[DrawnTrees]:
     """Per sentence, its one-best passage (no noise: what :func:`~samsa.parsers.builtin.decode.decode_batch`
-    gives) followed by the passages of its ``how.draws`` draws, in draw order; a draw that decodes to the same
-    tree as an earlier one of its sentence returns that passage object again."""
+    gives) and the trees of its ``how.n_draws`` draws (:class:`DrawnTrees`: a tree decoded by several draws is
+    built once)."""
     mask = main_relation_mask(vocab)
     fence, lengths = net.encode(feats)
     rows = batch_span_log_probs(net, fence, lengths)
@@ -129,32 +158,30 @@ def sample_batch(
         lp = rows.log_probs[first[b] : first[b + 1]]
         cand = _candidates(lp, mask, scene_bias * mask)
         rng = sentence_rng(how.seed, tokens[b])
-        noise = rng.gumbel(size=(how.draws + 1, len(lp), cand.labels.shape[1] + 1))
+        noise = rng.gumbel(size=(how.n_draws + 1, len(lp), cand.labels.shape[1] + 1))
         noise *= how.tau
-        offsets = rng.normal(size=how.draws + 1) * how.sigma
+        offsets = rng.normal(size=how.n_draws + 1) * how.sigma
         noise[0], offsets[0] = 0.0, 0.0  # draw 0: the one-best tree
-        sentences.append(_Sentence(b, list(tokens[b]), slice(first[b], first[b + 1]), lp, cand, noise, offsets, {}))
-    out: list[list[CompactPassage]] = [[] for _ in lengths]
-    with_remotes: set[int] = set()  # trees built by at_least_one_scene, remote edges included
+        sentences.append(_Sentence(b, list(tokens[b]), slice(first[b], first[b + 1]), lp, cand, noise, offsets, {}, []))
+    with_remotes: set[TreeKey] = set()  # trees built by at_least_one_scene, remote edges included
     main_labels = frozenset(label for label, m in zip(vocab.labels, mask.tolist(), strict=True) if m)
     build = partial(_build, net=net, vocab=vocab, fence=fence, mask=mask, main_labels=main_labels)
     build = partial(build, min_scene=min_scene, done=with_remotes, implicit_scenes=implicit_scenes)
-    for d in range(how.draws + 1):
+    for d in range(how.n_draws + 1):
         best, gain = _draw_charts(sentences, d, rows, lengths)
         for sent, found in zip(sentences, cky_batch(gain, lengths), strict=True):
             bias = scene_bias + float(sent.offsets[d])
             at = np.array(found, dtype=np.int64).reshape(-1, 2)
             chosen = best[sent.b, at[:, 0], at[:, 1]].tolist()
-            out[sent.b].append(
-                build(sent, [Span(i, j, vocab.labels[k]) for (i, j), k in zip(found, chosen, strict=True)], bias)
-            )
+            spans = [Span(i, j, vocab.labels[k]) for (i, j), k in zip(found, chosen, strict=True)]
+            sent.keys.append(build(sent, spans, bias))
     for sent in sentences:
-        one_best = out[sent.b][0]
-        if id(one_best) not in with_remotes:  # exactly as decode_batch adds them: the headline's parse
-            predict_remotes(net, vocab, fence, sent.b, one_best)
-        others = [g for g in sent.trees.values() if id(g) not in with_remotes and g is not one_best]
+        one_best = sent.keys[0]
+        if one_best not in with_remotes:  # exactly as decode_batch adds them: the headline's parse
+            predict_remotes(net, vocab, fence, sent.b, sent.trees[one_best])
+        others = [g for key, g in sent.trees.items() if key not in with_remotes and key != one_best]
         _add_remotes(net, vocab, fence, sent.b, others)
-    return out
+    return [DrawnTrees.of_keys(sent.trees, sent.keys) for sent in sentences]
 
 
 def _draw_charts(
@@ -186,19 +213,19 @@ def _build(
     mask: np.ndarray,
     main_labels: frozenset[str],
     min_scene: bool,
-    done: set[int],
+    done: set[TreeKey],
     implicit_scenes: frozenset[str],
-) -> CompactPassage:
-    """The passage of a draw's spans after the decoding's later steps (read at the draw's Scene bias), built
-    once per distinct tree of the sentence, without remote edges unless :func:`at_least_one_scene` built it
-    (its id then goes into ``done``)."""
+) -> TreeKey:
+    """The key of a draw's tree, its passage built (into ``sent.trees``) once per distinct tree of the sentence
+    after the decoding's later steps (read at the draw's Scene bias), without remote edges unless
+    :func:`at_least_one_scene` built it (its key then goes into ``done``)."""
     n = len(sent.words)
     lookup = _sentence_log_probs(sent.lp, bias * mask, n, 0)
     spans = unnest_scenes(spans)
     spans = one_center(one_main_relation(spans, n, lookup, vocab.labels), n, lookup, vocab.labels)
     key = tuple(sorted((s.start, s.end, s.label) for s in spans))
     if key in sent.trees:
-        return sent.trees[key]
+        return key
     g = spans_to_passage(sent.words, spans, passage_id="1")
     implicit_main_relations(g, implicit_scenes)
     # a P or S edge makes its parent a Scene: only a tree without one can lack a Scene
@@ -209,9 +236,9 @@ def _build(
         found = at_least_one_scene(sent.lp, n, mask, vocab.labels, bias, graph)
         if found is not None:
             g = found
-            done.add(id(g))
+            done.add(key)
     sent.trees[key] = g
-    return g
+    return key
 
 
 def _add_remotes(net: NumpySpanNet, vocab: Vocab, fence: np.ndarray, b: int, trees: list[CompactPassage]) -> None:
