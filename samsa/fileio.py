@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import shutil
 import stat
 import sys
 import tempfile
@@ -30,10 +31,13 @@ __all__ = [
     "check_line_counts",
     "check_not_interrupted",
     "check_output_path",
+    "check_reusable",
     "data_hash",
     "decode_lines",
     "in_place_target",
     "read_lines",
+    "replace_directory",
+    "staging_directory",
 ]
 
 #: Longest line (in whitespace tokens) accepted by default; longer lines are
@@ -273,3 +277,39 @@ def data_hash(files: Sequence[Path]) -> str:
         h.update(f.name.encode())
         h.update(f.read_bytes())
     return h.hexdigest()
+
+
+def check_reusable(out: Path, command: str) -> None:
+    """A directory to replace may hold only what ``command`` writes (*.xml files)."""
+    if not out.exists():
+        return
+    other = sorted(p.name for p in out.iterdir() if not (p.suffix == ".xml" and p.is_file()))
+    if other:
+        raise OutputError(
+            out, f"holds files {command} did not write ({', '.join(other[:3])}); choose a new or empty directory"
+        )
+
+
+def staging_directory(out: Path) -> Path:
+    """A fresh directory beside ``out`` to write into; :func:`replace_directory` puts it in ``out``'s place."""
+    try:
+        return Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    except OSError as e:
+        raise OutputError(out, f"cannot write beside it: {e.strerror}") from None
+
+
+def replace_directory(staging: Path, out: Path) -> None:
+    """``staging`` becomes ``out`` (the old ``out``, if any, goes): an interrupted run leaves the old directory
+    as it was, and a finished one never keeps files of an earlier, longer run."""
+    check_not_interrupted()
+    try:
+        os.chmod(staging, 0o777 & ~current_umask())  # mkdtemp makes it 0700
+        if out.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
+            os.replace(out, old / out.name)
+            os.replace(staging, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(staging, out)
+    except OSError as e:
+        raise OutputError(out, f"cannot replace the directory: {e.strerror}") from None

@@ -77,10 +77,14 @@ def render(
 
 
 def render_signatures(signatures: Mapping[str, str]) -> str:
-    """One line per distinct signature; when several metrics share one, it is printed once."""
+    """One line per distinct signature, always ``labels: signature`` (the columns it signs, then the signature:
+    the same shape whatever the columns; docs/workflow.md); when several columns share one, it is printed once.
+
+    >>> print(render_signatures({"samsa": "SAMSA|a", "samsa_abl": "SAMSA|a", "parse 95%": "parse|b"}))
+    samsa, samsa_abl: SAMSA|a
+    parse 95%: parse|b
+    """
     by_sig: dict[str, list[str]] = {}
     for metric, sig in signatures.items():
         by_sig.setdefault(sig, []).append(metric)
-    if len(by_sig) == 1:
-        return next(iter(by_sig))
     return "\n".join(f"{', '.join(ms)}: {sig}" for sig, ms in by_sig.items())

@@ -73,8 +73,8 @@ def import_graph() -> dict[str, set[str]]:
 
 #: the layers, bottom up: a module may import from its own layer and the ones before it (samsa/*.py are the
 #: foundation; __main__ is the command line's)
-LAYERS = ("foundation", "ucca", "aligners", "parsers", "scoring", "lexical", "engine", "studies", "report", "cli",
-          "easse")  # fmt: skip
+LAYERS = ("foundation", "ucca", "aligners", "parsers", "scoring", "lexical", "engine", "studies", "report",
+          "annotate", "cli", "easse")  # fmt: skip
 
 
 def layer(module: str) -> str:

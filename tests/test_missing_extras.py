@@ -29,9 +29,13 @@ console()
 
 SRC, OUT, UCCA = "fixtures/paper_sources.txt", "fixtures/paper_outputs.txt", "fixtures/ucca/paper"
 
-#: one main path per sub-command: (argv, the extra it needs or None)
+#: one main path per sub-command: (argv, the extra it needs, None, or "" for a command refused in one line after it
+#: has imported what it runs with: annotate's server would otherwise run until stopped)
 CASES = {
     "score": (["score", "--ucca", UCCA, OUT], None),
+    "sample": (["sample", "--source", SRC, OUT, "--budget", "1", "-o", "{tmp}/plan.json"], None),
+    "annotate": (["annotate", "--source", SRC, "--lines", "1", "--out", "{tmp}/file/dir", "--no-browser"], ""),
+    "skeleton": (["skeleton", UCCA, "{tmp}/skeletons"], None),
     "score --dask": (["score", "--ucca", UCCA, OUT, "--dask", "local", "-j", "1"], "dask"),
     "evaluate": (["evaluate", "--source", SRC, "--refs", SRC, "-m", "sari,bleu,fkgl", OUT], None),
     "report": (["report", "--ucca", UCCA, OUT, "-o", "{tmp}/r.html", "--bootstrap", "10"], None),
@@ -58,6 +62,7 @@ def test_every_command_has_a_case():
 def test_extras_missing(case, tmp_path, data_dir):
     argv, extra = CASES[case]
     (tmp_path / "pairs.tsv").write_text("a b\ta b\n", encoding="utf-8")
+    (tmp_path / "file").write_text("a file, not a directory\n", encoding="utf-8")
     (tmp_path / "scores.csv").write_text("system,samsa\nHSplit1,1.0\nHSplit2,2.0\n", encoding="utf-8")
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
     blocked = ",".join(sorted(EXTRAS))
@@ -66,6 +71,8 @@ def test_extras_missing(case, tmp_path, data_dir):
     assert "Traceback" not in r.stderr
     if extra is None:
         assert r.returncode == 0, r.stderr
+    elif extra == "":
+        assert r.returncode == 1 and r.stderr.count("\n") == 1 and "pip install" not in r.stderr, r.stderr
     else:
         lines = [x for x in r.stderr.splitlines() if not x.startswith("samsa: warning")]
         assert r.returncode == 1 and len(lines) == 1, r.stderr

@@ -28,10 +28,13 @@ __all__ = ["COMMANDS", "EXTRAS", "build_parser", "commands", "console", "main", 
 #: the sub-commands, in ``--help``'s order: each a module of this package with ``add_parser(subparsers)``
 COMMANDS = (
     "score",
+    "sample",
+    "annotate",
     "evaluate",
     "report",
     "align",
     "parse",
+    "skeleton",
     "extract",
     "ucca_eval",
     "compare",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any, NamedTuple
 
 from samsa.cli.common import (
@@ -25,6 +24,7 @@ from samsa.cli.io import (
     read_text_lines,
     shown,
 )
+from samsa.cli.results import evaluate_table
 from samsa.config import SamsaConfig
 from samsa.engine.uncertainty import run_doubt
 from samsa.errors import InputError
@@ -35,7 +35,6 @@ from samsa.lexical.readability import FKBLEU_FORMS, FKBLEU_SIGNS, FKGL_VARIANTS
 from samsa.lexical.suite import SuiteConfig, default_metrics, known_metrics
 from samsa.normalize import TOKENIZERS
 from samsa.report.metrics import RESAMPLABLE
-from samsa.tables import flatten, render
 
 #: the lexical suite's defaults, which the options' defaults are
 SUITE = SuiteConfig()
@@ -125,6 +124,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--ucca", metavar="DIR", help="gold UCCA XML of the sources, for the samsa metric (default: parse --source)"
     )
+    p.add_argument(
+        "--plan",
+        metavar="PLAN.json",
+        default=None,
+        help="a plan of samsa sample: with --source (or -t) and --ucca DIR holding N.xml for each drawn line N, "
+        "samsa_est (and samsa_est_lo/hi, samsa_abl_est, samsa_est_vs_first) estimate each system's all-manual SAMSA",
+    )
     add_format_options(p)
     g = p.add_argument_group("statistics (as sacrebleu)")
     g.add_argument(
@@ -211,6 +217,7 @@ class EvaluateInputs(NamedTuple):
     bootstrap: int = 1000
     seed: int = 12345
     score_only: bool = False
+    plan: str | None = None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -249,6 +256,7 @@ def run(args: argparse.Namespace) -> int:
         bootstrap=args.bootstrap,
         seed=args.seed,
         score_only=args.score_only,
+        plan=args.plan,
     )
     runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
     return evaluate_command(inputs, runtime, Output(args.format, args.width, args.output))
@@ -265,11 +273,24 @@ def evaluate_command(inputs: EvaluateInputs, runtime: Runtime, output: Output) -
     for name, path in inputs.systems:
         systems[name] = read_text_lines(path)
         check_line_counts([(source_path, len(source)), (shown(path), len(systems[name]))])
+    if inputs.plan is not None:
+        from samsa.cli.planned import evaluate_planned
+
+        if inputs.parse_uncertainty or inputs.documents:
+            raise InputError(None, None, "--plan gives SAMSA its interval: without --parse-uncertainty or --documents")
+        lexical = inputs._replace(metrics=tuple(m for m in inputs.metrics if m != "samsa"), ucca=None)
+        result = _evaluate(lexical, runtime, source_path, source, refs, systems, None)
+        if "samsa" in inputs.metrics:
+            evaluate_planned(result, inputs, (source_path, source), systems, runtime)
+        result["test_set"] = inputs.test_set
+        _statistics(lexical, result, source, systems, refs, None)
+        output.emit(evaluate_table(result, inputs.metrics if inputs.score_only else None, output))
+        return 0
     doubt = _doubt(inputs)
     result = _evaluate(inputs, runtime, source_path, source, refs, systems, doubt)
     result["test_set"] = inputs.test_set
     _statistics(inputs, result, source, systems, refs, doubt)
-    output.emit(_render(inputs, result, output))
+    output.emit(evaluate_table(result, inputs.metrics if inputs.score_only else None, output))
     return 0
 
 
@@ -360,21 +381,3 @@ def _statistics(
             intervals=inputs.confidence,
             paired=inputs.paired,
         )
-
-
-def _render(inputs: EvaluateInputs, result: dict[str, Any], output: Output) -> str:
-    if inputs.score_only:
-        lines = [
-            "\t".join(_plain(v, output.width) for k, v in flatten(values).items() if k.split(".")[0] in inputs.metrics)
-            for values in result["systems"].values()
-        ]
-        return "\n".join(lines)
-    if output.format == "json":
-        return json.dumps(result, indent=2, ensure_ascii=False)
-    rows = [{"system": name, **flatten(values)} for name, values in result["systems"].items()]
-    columns = ["system", *dict.fromkeys(k for r in rows for k in r if k != "system")]
-    return render(rows, columns, output.format, width=output.width, signatures=result["signatures"])
-
-
-def _plain(value: Any, width: int) -> str:
-    return f"{value:.{width}f}" if isinstance(value, float) else str(value)

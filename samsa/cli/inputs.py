@@ -20,7 +20,15 @@ from samsa.fileio import read_lines
 from samsa.languages import Language
 from samsa.registry import get_parser
 
-__all__ = ["DocumentItems", "ScoreInputs", "ScoreOptions", "check_count", "manual_lines", "suggest_option"]
+__all__ = [
+    "DocumentItems",
+    "ScoreInputs",
+    "ScoreOptions",
+    "check_annotation",
+    "check_count",
+    "manual_lines",
+    "suggest_option",
+]
 
 
 def check_count(
@@ -139,6 +147,8 @@ class ScoreInputs(NamedTuple):
         if self.lowercase:
             sources = [s.lower() for s in sources]
         manual = manual_lines(self.ucca, len(sources)) if self.ucca else {}
+        for k, path in manual.items():
+            check_annotation(path, k, sources[k - 1], source_path)
         items = [
             Item("xml", manual[i], outs, str(manual[i]))
             if i in manual
@@ -146,6 +156,47 @@ class ScoreInputs(NamedTuple):
             for i, (s, outs) in enumerate(zip(sources, columns, strict=True), 1)
         ]
         return items, parser
+
+
+#: what the comparison of an annotation with its source line ignores: quotes written one way or another, PTB's
+#: bracket escapes, case and spaces (tokenizers differ in all of these, never in the words)
+_SAME = {"``": '"', "''": '"', "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'",
+         "-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}  # fmt: skip
+
+
+def _chars(words: list[str]) -> tuple[str, list[int]]:
+    """The words as one string to compare (:data:`_SAME`), and for each of its characters the word it came from."""
+    text, owner = [], []
+    for k, w in enumerate(words):
+        for ch in _SAME.get(w, w).casefold():
+            ch = _SAME.get(ch, ch)
+            if not ch.isspace():
+                text.append(ch)
+                owner.append(k)
+    return "".join(text), owner
+
+
+def check_annotation(path: Path, line: int, source: str, source_name: str) -> None:
+    """Refuse, in one line, a manual annotation whose words are not its source line's (a file named for another
+    line: the likeliest mistake when annotating lines by number), naming the file, the line and the first word
+    that differs."""
+    from samsa.ucca.xml import passage_tokens
+
+    xml_words = passage_tokens(path)
+    ours, ours_owner = _chars(xml_words)
+    words = source.split()
+    theirs, theirs_owner = _chars(words)
+    if ours == theirs:
+        return
+    at = next((k for k, (a, b) in enumerate(zip(ours, theirs, strict=False)) if a != b), min(len(ours), len(theirs)))
+    found = xml_words[ours_owner[at]] if at < len(ours) else "(its end)"
+    wanted = words[theirs_owner[at]] if at < len(theirs) else "(its end)"
+    raise InputError(
+        path,
+        None,
+        f"does not annotate line {line} of {source_name}: it reads {found!r} where the line reads {wanted!r} "
+        f"(a file is named by the line it annotates: is this line {line}'s?)",
+    )
 
 
 def manual_lines(directory: str, n: int) -> dict[int, Path]:

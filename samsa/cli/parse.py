@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
-import tempfile
-from pathlib import Path
 
 from samsa.cli.common import Runtime, add_language_option, add_runtime_options, parser_name, resolve_language
 from samsa.engine.pipeline import line_origin
 from samsa.engine.worker import Item, Job
-from samsa.errors import OutputError
-from samsa.fileio import DEFAULT_MAX_TOKENS, check_not_interrupted, check_output_path, current_umask, read_lines
+from samsa.fileio import (
+    DEFAULT_MAX_TOKENS,
+    check_output_path,
+    check_reusable,
+    read_lines,
+    replace_directory,
+    staging_directory,
+)
 from samsa.languages import by_language
 from samsa.registry import available, get_parser
 from samsa.ucca.xml import to_standard_xml
@@ -74,7 +77,7 @@ def parse(source: str, target: str, parser: str, tokenized: bool, runtime: Runti
     from samsa.engine.corpus import run_corpus
 
     out = check_output_path(target, [source], directory=True)
-    _check_reusable(out)
+    check_reusable(out, "samsa parse")
     lines = read_lines(source, allow_empty_lines=False, max_tokens=DEFAULT_MAX_TOKENS)
     parsing = get_parser(parser)
     sentences = [line.split() for line in lines] if tokenized else lines
@@ -83,7 +86,7 @@ def parse(source: str, target: str, parser: str, tokenized: bool, runtime: Runti
     bar = runtime.progress(len(lines), "parse")
     # everything goes to a fresh directory beside the target, which replaces it only at the end: an interrupted
     # run leaves the old directory as it was, and a finished one never keeps files of an earlier, longer run
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    staging = staging_directory(out)
     items = (Item("parse", s, origin=line_origin(source, k)) for k, s in enumerate(sentences, 1))
     stream = run_corpus(
         items, Job.parse_only(parsing), cache=cache, parser=parsing, return_graphs=True, jobs=runtime.workers,
@@ -96,7 +99,7 @@ def parse(source: str, target: str, parser: str, tokenized: bool, runtime: Runti
             name = f"{k:0{width}d}"
             g.graph["passage_id"] = name
             (staging / f"{name}.xml").write_bytes(to_standard_xml(g))
-        _swap_in(staging, out)
+        replace_directory(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -106,29 +109,3 @@ def parse(source: str, target: str, parser: str, tokenized: bool, runtime: Runti
         if cache is not None:
             cache.close()
     return 0
-
-
-def _check_reusable(out: Path) -> None:
-    """A directory to replace may hold only what ``samsa parse`` writes (*.xml files)."""
-    if not out.exists():
-        return
-    other = sorted(p.name for p in out.iterdir() if not (p.suffix == ".xml" and p.is_file()))
-    if other:
-        raise OutputError(
-            out, f"holds files samsa parse did not write ({', '.join(other[:3])}); choose a new or empty directory"
-        )
-
-
-def _swap_in(staging: Path, out: Path) -> None:
-    check_not_interrupted()
-    try:
-        os.chmod(staging, 0o777 & ~current_umask())  # mkdtemp makes it 0700
-        if out.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
-            os.replace(out, old / out.name)
-            os.replace(staging, out)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(staging, out)
-    except OSError as e:
-        raise OutputError(out, f"cannot replace the directory: {e.strerror}") from None

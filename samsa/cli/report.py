@@ -97,6 +97,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "significance then include parse uncertainty, and the explorer marks lines whose parse is in doubt "
         "(default: on; docs/validity.md)",
     )
+    p.add_argument(
+        "--plan",
+        metavar="PLAN.json",
+        default=None,
+        help="a plan of samsa sample: with --source (or -t) and --ucca DIR holding N.xml for each drawn line N, the "
+        "page shows each system's estimate of its all-manual SAMSA beside the parsed score, and the annotated lines",
+    )
     p.add_argument("--title", default=None, help="page title")
     p.add_argument("-o", "--output", metavar="FILE", required=True, help="the HTML file to write")
     add_runtime_options(p)
@@ -126,6 +133,7 @@ class ReportInputs(NamedTuple):
     seed: int = 12345
     parse_uncertainty: bool = True
     title: str | None = None
+    plan: str | None = None
 
     def corpus(self) -> tuple[str, list[str], list[list[str]] | None]:
         """(source path, sources or [] for --ucca alone, references per sentence or None)."""
@@ -169,6 +177,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         parse_uncertainty=args.parse_uncertainty,
         title=args.title,
+        plan=args.plan,
     )
     runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
     return report(inputs, runtime)
@@ -189,25 +198,44 @@ def report(inputs: ReportInputs, runtime: Runtime) -> int:
         if test_set:
             raise InputError(None, None, "--documents reads documents from --source or --ucca DIR, not a test set")
         return _documents_report(inputs, runtime, source_path, sources, refs)
-    xml = get_parser("xml", directory=inputs.ucca) if inputs.ucca else None
+    plan = _plan(inputs, source_path, sources)
+    xml = get_parser("xml", directory=inputs.ucca) if inputs.ucca and plan is None else None
     if xml is not None and sources:
         xml.check_count(len(sources))
     n = len(sources) if sources else len(xml.files)  # type: ignore[union-attr]
     systems = _read_systems(inputs.systems, n, source_path)  # read (and counted) before any parsing
-    doubt = calibration = results = None
+    doubt = calibration = results = estimate = None
     if xml is not None:
         graphs, parser, sources = _load(xml, sources, runtime)
         annotation = f"UCCA XML of {inputs.ucca}"
     else:
         hint_language(sources, inputs.language, inputs.lang_given, source_path)
         parser = get_parser(inputs.parser)
-        calibration = run_doubt(parser, wanted=inputs.parse_uncertainty, unless_unavailable=True)
+        wanted = inputs.parse_uncertainty or plan is not None  # a plan's estimate reads the parse doubt
+        calibration = run_doubt(parser, wanted=wanted, unless_unavailable=plan is None)
         graphs, doubt, results = _parsed(inputs, runtime, parser, sources, systems, source_path, calibration)
         annotation = f"parsed ({parser.signature()})"
+        if plan is not None:
+            from samsa.cli.planned import report_estimate
+
+            estimate = report_estimate(
+                plan, inputs, sources, source_path, systems, (parser, calibration, doubt, results)
+            )
     title = f"SAMSA report{': ' + test_set if test_set else ''}"
     info = {"title": title, "test_set": test_set, "annotation": annotation}
-    page = Page(graphs, sources, systems, refs, parser, info, False, doubt, calibration, results)
+    page = Page(graphs, sources, systems, refs, parser, info, False, doubt, calibration, results, estimate)
     return _report(inputs, runtime, page)
+
+
+def _plan(inputs: ReportInputs, source_path: str, sources: list[str]) -> Any:
+    """The plan of ``--plan``, checked against the sources (None without one)."""
+    if inputs.plan is None:
+        return None
+    from samsa.engine.plan import read_plan
+
+    if not (inputs.source or inputs.test_set):
+        raise InputError(None, None, "--plan estimates from parsed sentences: give --source FILE or -t NAME")
+    return read_plan(inputs.plan, source_path, sources)
 
 
 def _load(xml: Any, sources: list[str], runtime: Runtime) -> tuple[list[Any], Any, list[str]]:
@@ -315,6 +343,7 @@ class Page(NamedTuple):
     doubt: list[Any] | None = None
     calibration: Any = None
     results: list[Any] | None = None
+    estimate: dict[str, Any] | None = None
 
 
 def _report(inputs: ReportInputs, runtime: Runtime, page: Page) -> int:
@@ -339,6 +368,7 @@ def _report(inputs: ReportInputs, runtime: Runtime, page: Page) -> int:
             doubt=page.doubt,
             calibration=page.calibration,
             results=page.results,
+            estimate=page.estimate,
         )
     unit = "documents" if page.documents else "sentences"
     _write(inputs.output, render_html(data), f"{len(page.graphs)} {unit}, {len(page.systems)} system(s)")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from samsa.errors import ConfigError, InputError
+from samsa.scoring.estimate import ErrorModel
 from samsa.scoring.uncertainty import (
     CORPUS_DRAWS,
     Calibration,
@@ -37,6 +38,7 @@ __all__ = [
     "drawn_structures",
     "line_interval",
     "parser_calibration",
+    "parser_error_model",
     "perturbation",
     "run_doubt",
     "trees_from_structures",
@@ -47,9 +49,7 @@ __all__ = [
 CALIBRATION_FILE = "uncertainty.json"
 
 
-def parser_calibration(parser: Any) -> Calibration:
-    """The calibration fitted on the dev sets for the parser's weights file; a ConfigError (one line) when the
-    parser is not the built-in one or its weights have none."""
+def _calibration_entry(parser: Any) -> dict[str, Any]:
     weights = getattr(parser, "weights", None)
     if weights is None or not hasattr(parser, "parse_with_draws"):
         raise ConfigError("--parse-uncertainty needs the built-in parser (its trees are drawn from its network)")
@@ -59,7 +59,24 @@ def parser_calibration(parser: Any) -> Calibration:
     if entry is None:
         shipped = ", ".join(sorted(table))
         raise ConfigError(f"no parse-uncertainty calibration ships for {weights.name} (only for {shipped})")
-    c = entry["calibration"]
+    return dict(entry)
+
+
+def parser_error_model(parser: Any) -> ErrorModel:
+    """How the parser's doubt predicts its errors, and the estimate's settings, fitted on the dev sets
+    (``lab/estimate.py``); a ConfigError (one line) where none ships."""
+    entry = _calibration_entry(parser)
+    m = entry.get("error_model")
+    if m is None:
+        raise ConfigError(f"no error model ships for {parser.weights.name}: its estimate cannot be made")
+    fields = {k: m[k] for k in ErrorModel._fields if k in m}
+    return ErrorModel(**{**fields, "coef": tuple(m["coef"])})
+
+
+def parser_calibration(parser: Any) -> Calibration:
+    """The calibration fitted on the dev sets for the parser's weights file; a ConfigError (one line) when the
+    parser is not the built-in one or its weights have none."""
+    c = _calibration_entry(parser)["calibration"]
     return Calibration(**{**c, "top_map": tuple(tuple(x) for x in c.get("top_map", ()))})
 
 

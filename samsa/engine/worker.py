@@ -199,7 +199,7 @@ class Worker:
         got = self.load(items)
         keep = [k for k, d in enumerate(got.dropped) if d is None]
         n_systems = len(items[0].outputs) if items else 0
-        if self.metric is not None and n_systems:
+        if self.metric is not None and (n_systems or self.job.uncertainty is not None):  # doubt needs the structure
             for k in keep:
                 if got.structures[k] is None:
                     got.structures[k] = _structure(got.graphs[k], self.metric.compat)

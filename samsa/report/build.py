@@ -116,6 +116,7 @@ def build_report(
     doubt: Sequence[LineDoubt] | None = None,
     calibration: Calibration | None = None,
     results: Sequence[Sequence[Any]] | None = None,
+    estimate: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The report's data for line-parallel source graphs, source texts, system outputs and (optional) references;
     ``documents``: each line is a document (its graph one passage of its sentences), scored at document level.
@@ -123,7 +124,8 @@ def build_report(
     its trees and each system's score on every one, in the order of ``systems``): SAMSA's interval and
     significance then draw one tree per source in each resample, shared by the systems, and the explorer shows
     each line's parse doubt. ``results``: each line's sentence result of each system where the run that parsed
-    the sources scored them already (with ``metric``)."""
+    the sources scored them already (with ``metric``). ``estimate``: a plan's estimate of each system's all-manual
+    SAMSA (``samsa.cli.planned.report_estimate``), shown beside the parsed score."""
     _check_inputs(graphs, sources, systems, metric, refs)
     names = list(systems)
     n = len(graphs)
@@ -160,6 +162,7 @@ def build_report(
         "significance": _significance(names, [c for c in columns if c in stats[names[0]]], stats, draws, indices),
         "plots": _plots(names, per_system, sentences),
         "sentences": sentences,
+        **({"estimate": dict(estimate)} if estimate is not None else {}),
     }
 
 

@@ -54,6 +54,32 @@ def _metric_table(data: dict[str, Any]) -> str:
     )
 
 
+def _estimate(data: dict[str, Any]) -> str:
+    """A plan's estimate of each system's all-manual SAMSA beside its parsed score, and the annotated lines."""
+    est = data.get("estimate")
+    if not est:
+        return ""
+    rows = []
+    for s in est["systems"]:
+        vs = s.get("estimate_vs_first")
+        cells = [
+            f"{s['parsed']:.2f}",
+            f"{s['estimate']['samsa']:.2f} [{s['estimate']['low']:.2f}, {s['estimate']['high']:.2f}]",
+            f"{s['estimate_abl']['samsa_abl']:.2f} [{s['estimate_abl']['low']:.2f}, {s['estimate_abl']['high']:.2f}]",
+            f"{vs['difference']:+.2f} [{vs['low']:+.2f}, {vs['high']:+.2f}]" if vs else "",
+        ]
+        rows.append(f"<tr><td>{escape(s['system'])}</td>{''.join(f'<td>{c}</td>' for c in cells)}</tr>")
+    lines = ", ".join(map(str, est["annotated"])) or "none"
+    return (
+        '<h3>Estimate of the all-manual score</h3><table id="estimate-table"><thead><tr><th>system</th>'
+        "<th>SAMSA (parsed)</th><th>SAMSA, all manual: estimate [95%]</th><th>SAMSA-abl, all manual</th>"
+        f"<th>minus the first system</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        f'<p class="muted">From the parse of every line and the manual UCCA of {len(est["annotated"])} lines drawn '
+        f"at random by the plan (lines {escape(lines)}): unbiased for the all-manual score, whatever the parser's "
+        f'errors (docs/validity.md). <span class="sig">{escape(est["signature"])}</span></p>'
+    )
+
+
 def _parse_note(data: dict[str, Any]) -> str:
     calibration = data["info"].get("parse_uncertainty")
     if not calibration:
@@ -114,7 +140,7 @@ def render_html(data: dict[str, Any]) -> str:
 </head>
 <body>
 <header><h1>{escape(data["title"])}</h1><p class="info">{escape(" · ".join(facts))}</p></header>
-<section id="metrics"><h2>Metrics</h2>{_metric_table(data)}</section>
+<section id="metrics"><h2>Metrics</h2>{_metric_table(data)}{_estimate(data)}</section>
 <section id="significance"><h2>Paired significance</h2>{_significance(data)}</section>
 <section id="plots"><h2>Plots</h2><div class="plots">{plots}</div></section>
 <section id="explorer"><h2>Per-sentence explorer</h2>

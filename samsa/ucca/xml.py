@@ -22,13 +22,14 @@ from samsa.errors import InputError
 from samsa.ucca import graph as G
 from samsa.ucca.site import read_site
 from samsa.ucca.validate import check_passage
-from samsa.ucca.xmlsafe import Element, parse_xml, read_xml
+from samsa.ucca.xmlsafe import Element, parse_xml, read_xml, standard_words
 
 __all__ = [
     "list_passage_files",
     "load_passage",
     "load_passages",
     "natural_key",
+    "passage_tokens",
     "read_site",
     "read_standard",
     "to_standard_xml",
@@ -203,6 +204,17 @@ def load_passage(path: str | PathLike[str]) -> nx.DiGraph:
     if root.find("units") is not None:
         return read_site(root, path)
     return read_standard(root, path)
+
+
+def passage_tokens(path: str | PathLike[str]) -> list[str]:
+    """The words of a UCCA XML file in order (what the check of an annotation against its source line reads):
+    a standard file is read only up to the end of its layer 0, without building its graph; any other file (the
+    site format, or one this does not read so) is read whole, and refused as :func:`load_passage` refuses it."""
+    words = standard_words(path)
+    if words is not None:
+        return words
+    root = read_xml(path)
+    return G.tokens(read_site(root, path) if root.find("units") is not None else read_standard(root, path))
 
 
 def list_passage_files(directory: str | PathLike[str]) -> list[Path]:

@@ -16,7 +16,7 @@ from xml.parsers import expat
 
 from samsa.errors import InputError
 
-__all__ = ["Element", "parse_xml", "read_xml"]
+__all__ = ["Element", "parse_xml", "read_xml", "standard_words"]
 
 #: Refuse files larger than this many bytes: a UCCA sentence file is a few KB.
 MAX_XML_BYTES = 50_000_000
@@ -123,3 +123,58 @@ def read_xml(path: str | PathLike[str]) -> Element:
     except OSError as e:
         raise InputError(p, None, f"cannot read file: {e.strerror}") from None
     return parse_xml(data, p)
+
+
+class _Stop(Exception):
+    """Layer 0 has been read (or the file is not one :func:`standard_words` reads)."""
+
+
+def standard_words(path: str | PathLike[str]) -> list[str] | None:
+    """The words of a standard UCCA XML file in order, read up to the end of its layer 0 (no element tree, no
+    graph); None for a file it does not read so (the site format, a DOCTYPE, layer 0 incomplete or misnumbered):
+    the caller reads that one whole, and the whole read refuses what is wrong."""
+    try:
+        if Path(path).stat().st_size > MAX_XML_BYTES:
+            return None
+        data = Path(path).read_bytes()
+    except OSError:
+        return None
+    parser = expat.ParserCreate()
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    words: dict[str, str] = {}
+    state: dict[str, str | None] = {"layer": None, "node": None}
+    finished = []
+
+    def refuse(*_args: object) -> None:
+        raise _Stop
+
+    def start(tag: str, attrib: dict[str, str]) -> None:
+        if tag == "layer":
+            state["layer"] = attrib.get("layerID")
+        elif tag == "node" and state["layer"] == "0":
+            state["node"] = attrib.get("ID") or ""
+        elif tag == "attributes" and state["node"] and state["node"] not in words and "text" in attrib:
+            words[state["node"]] = attrib["text"]
+        elif tag == "units":
+            raise _Stop
+
+    def end(tag: str) -> None:
+        if tag == "node":
+            state["node"] = None
+        elif tag == "layer" and state["layer"] == "0":
+            finished.append(True)
+            raise _Stop
+
+    parser.StartDoctypeDeclHandler = parser.EntityDeclHandler = refuse
+    parser.StartElementHandler, parser.EndElementHandler = start, end
+    try:
+        parser.Parse(data, True)
+    except (_Stop, expat.ExpatError):
+        pass
+    numbers = [k.partition(".") for k in words]
+    if not finished or any(a != "0" or not b.isdigit() for a, _, b in numbers):
+        return None
+    order = sorted(words, key=lambda k: int(k.partition(".")[2]))
+    if [int(k.partition(".")[2]) for k in order] != list(range(1, len(order) + 1)) or not order:
+        return None
+    return [words[k] for k in order]

@@ -1,0 +1,411 @@
+// samsa annotate: the page. Standard DOM only; every text shown goes in as textContent, never as markup.
+// The edits are those of samsa/annotate/edits.py (same names, same effect); each is one undo step.
+"use strict";
+(() => {
+  const token = new URLSearchParams(location.search).get("token") || "";
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, cls, text) => {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const uniqSorted = (xs) => Array.from(new Set(xs)).sort((a, b) => a - b);
+  const clone = (x) => JSON.parse(JSON.stringify(x));
+
+  let overview = null; // /api/overview
+  let index = 0; // place of the open line in overview.lines
+  let view = null; // /api/line/N
+  let scenes = []; // the skeleton being edited
+  let active = 0; // the active Scene
+  let part = -1; // its active participant (-1: none)
+  let selection = new Set();
+  let cursor = 1;
+  let anchor = null;
+  let saving = Promise.resolve();
+  let estimating = false;
+  const histories = new Map(); // line -> {past, future, overwrite}
+
+  async function api(path, body) {
+    const opts = { headers: { "X-Samsa-Token": token } };
+    if (body !== undefined) {
+      opts.method = "POST";
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    const r = await fetch(path, opts);
+    let data;
+    try {
+      data = await r.json();
+    } catch (e) {
+      data = { error: r.statusText };
+    }
+    return { ok: r.ok, status: r.status, data };
+  }
+
+  // ------------------------------------------------------------------ the edits (samsa/annotate/edits.py)
+  function runs(sel) {
+    const w = uniqSorted(sel);
+    if (!w.length) return [[]];
+    const out = [[w[0]]];
+    for (let k = 1; k < w.length; k++) {
+      let gap = false;
+      for (let t = w[k - 1] + 1; t < w[k]; t++) if (!view.punct[t - 1]) gap = true;
+      if (gap) out.push([]);
+      out[out.length - 1].push(w[k]);
+    }
+    return out;
+  }
+  function required(s, all) {
+    const w = [];
+    s.main.forEach((c) => w.push(...c));
+    s.participants.forEach((p) => {
+      p.centers.forEach((c) => w.push(...c));
+      if (p.scene !== null && all[p.scene]) w.push(...all[p.scene].words);
+    });
+    return w;
+  }
+  function settle(list) {
+    let out = list;
+    for (let i = 0; i <= list.length; i++) {
+      let grew = false;
+      const next = out.map((s) => {
+        const words = uniqSorted([...s.words, ...required(s, out)]);
+        if (words.length !== s.words.length) grew = true;
+        return { ...s, words };
+      });
+      out = next;
+      if (!grew) break;
+    }
+    return out;
+  }
+  const firstWord = (s) => (s.words.length ? Math.min(...s.words) : 0);
+
+  function apply(list, e) {
+    const sel = e.selection || [];
+    let out = clone(list);
+    if (e.name === "new_scene") {
+      const scene = { words: uniqSorted(sel), main: runs(sel), participants: [] };
+      let at = out.findIndex((s) => firstWord(s) > firstWord(scene));
+      if (at < 0) at = out.length;
+      out.forEach((s) => s.participants.forEach((p) => { if (p.scene !== null && p.scene >= at) p.scene += 1; }));
+      out.splice(at, 0, scene);
+    } else if (e.name === "delete_scene") {
+      out.splice(e.scene, 1);
+      out.forEach((s) => {
+        s.participants = s.participants.filter((p) => p.scene !== e.scene);
+        s.participants.forEach((p) => { if (p.scene !== null && p.scene > e.scene) p.scene -= 1; });
+      });
+    } else {
+      const s = out[e.scene];
+      const ps = s.participants;
+      const p = ps[e.participant];
+      switch (e.name) {
+        case "set_main": s.main = runs(sel); break;
+        case "set_words": s.words = uniqSorted(sel); break;
+        case "add_participant": ps.push({ centers: runs(sel), scene: null, remote: false }); break;
+        case "add_remote_participant": ps.push({ centers: runs(sel), scene: null, remote: true }); break;
+        case "add_scene_participant": ps.push({ centers: [], scene: e.target, remote: false }); break;
+        case "remove_participant": ps.splice(e.participant, 1); break;
+        case "recentre": ps[e.participant] = { centers: runs(sel), scene: null, remote: p.remote }; break;
+        case "toggle_remote": p.remote = !p.remote; break;
+        case "make_implicit": ps[e.participant] = { centers: [[]], scene: null, remote: p.remote }; break;
+        case "link_scene": ps[e.participant] = { centers: [], scene: e.target, remote: p.remote }; break;
+        default: throw new Error("unknown edit " + e.name);
+      }
+    }
+    return settle(out);
+  }
+
+  // ------------------------------------------------------------------ doing an edit
+  function history() {
+    if (!histories.has(view.line)) histories.set(view.line, { past: [], future: [], overwrite: false });
+    return histories.get(view.line);
+  }
+  function selectedScene() {
+    // the Scene (not the active one) whose main relation holds a selected word
+    const k = scenes.findIndex((s, i) => i !== active && s.main.some((c) => c.some((w) => selection.has(w))));
+    return k < 0 ? null : k;
+  }
+  function say(text, error) {
+    const b = $("banner");
+    b.replaceChildren(el("span", null, text));
+    b.className = error ? "error" : "";
+    b.hidden = !text;
+  }
+  function edit(name) {
+    if (!view) return;
+    const e = { name, scene: active, participant: part, selection: Array.from(selection) };
+    const needsScene = name !== "new_scene";
+    const needsPart = ["remove_participant", "recentre", "toggle_remote", "make_implicit", "link_scene"].includes(name);
+    if (needsScene && !scenes[active]) return say("no Scene: add one first (select its main relation, press n)", true);
+    if (needsPart && !scenes[active].participants[part]) return say("choose a participant first (click it, or ↑ ↓)", true);
+    if (["recentre", "set_words"].includes(name) && !selection.size) return say("select words first", true);
+    if (["add_scene_participant", "link_scene"].includes(name)) {
+      e.target = selectedScene();
+      if (e.target === null) return say("select a word of the other Scene's main relation first", true);
+    }
+    const h = history();
+    h.past.push(clone(scenes));
+    h.future = [];
+    scenes = apply(scenes, e);
+    if (name === "new_scene") active = scenes.findIndex((s) => JSON.stringify(s.main) === JSON.stringify(runs(e.selection)) && s.participants.length === 0);
+    if (name === "delete_scene") { active = Math.min(active, scenes.length - 1); part = -1; }
+    if (name.startsWith("add_")) part = scenes[active].participants.length - 1;
+    if (name === "remove_participant") part = Math.min(part, scenes[active].participants.length - 1);
+    active = Math.max(0, active);
+    selection = new Set();
+    say("");
+    changed();
+  }
+  function undo(redo) {
+    if (!view) return;
+    const h = history();
+    const [from, to] = redo ? [h.future, h.past] : [h.past, h.future];
+    if (!from.length) return;
+    to.push(clone(scenes));
+    scenes = from.pop();
+    active = Math.min(active, Math.max(0, scenes.length - 1));
+    part = -1;
+    changed();
+  }
+  function changed() {
+    render();
+    const snapshot = { scenes: clone(scenes), overwrite: history().overwrite };
+    const line = view.line;
+    $("savestate").textContent = "saving…";
+    $("savestate").className = "";
+    document.body.dataset.pending = String(Number(document.body.dataset.pending || 0) + 1);
+    saving = saving.then(() => save(line, snapshot)).catch((err) => say("not saved: " + err, true)).finally(() => {
+      document.body.dataset.pending = String(Number(document.body.dataset.pending) - 1);
+    });
+  }
+  async function save(line, body) {
+    const r = await api("/api/line/" + line, body);
+    if (r.ok) {
+      overview = r.data.overview;
+      $("savestate").textContent = "saved " + r.data.saved;
+      if (view && view.line === line) view.status = "ours";
+      renderProgress();
+      figures();
+      return;
+    }
+    $("savestate").textContent = "not saved";
+    $("savestate").className = "error";
+    if (r.status === 409 && view && view.line === line) return foreign(true);
+    say("line " + line + " not saved: " + (r.data.error || r.status), true);
+  }
+  function foreign(afterEdit) {
+    const b = $("banner");
+    const text = view.file + (view.saved ? " was written by another tool; it is shown here. " :
+      " exists but is not this line's skeleton (another tool's file, or other words). ") +
+      (afterEdit ? "Your change is not saved: " : "Saving replaces it only if you allow it: ");
+    const allow = el("button", null, "replace " + view.file);
+    allow.type = "button";
+    allow.id = "allow-replace";
+    allow.addEventListener("click", () => { history().overwrite = true; say(""); changed(); });
+    b.replaceChildren(el("span", null, text), allow);
+    b.className = "error";
+    b.hidden = false;
+  }
+
+  // ------------------------------------------------------------------ showing
+  const words = (ws) => ws.map((w) => view.tokens[w - 1]).join(" ");
+  const centerText = (cs) => (cs.every((c) => !c.length) ? "(implicit)" : cs.filter((c) => c.length).map(words).join(" + "));
+  function partText(p) {
+    if (p.scene !== null) return "Scene " + (p.scene + 1) + " (" + centerText(scenes[p.scene].main) + ")";
+    return centerText(p.centers);
+  }
+  function render() {
+    renderProgress();
+    const scene = scenes[active];
+    const mainWords = new Set(scene ? scene.main.flat() : []);
+    const sceneWords = new Set(scene ? scene.words : []);
+    const partOf = new Map();
+    if (scene) scene.participants.forEach((p, j) => {
+      const cs = p.scene !== null && scenes[p.scene] ? scenes[p.scene].main : p.centers;
+      cs.flat().forEach((w) => { if (!partOf.has(w)) partOf.set(w, j); });
+    });
+    const row = $("tokens");
+    row.replaceChildren(...view.tokens.map((text, i) => {
+      const k = i + 1;
+      const b = el("button", "tok", text);
+      b.type = "button";
+      b.dataset.pos = String(k);
+      if (view.punct[i]) { b.classList.add("punct"); b.tabIndex = -1; }
+      if (sceneWords.has(k)) b.classList.add("in-scene");
+      if (mainWords.has(k)) b.classList.add("main");
+      if (partOf.has(k)) b.classList.add("part", "p" + (partOf.get(k) % 5));
+      if (partOf.get(k) === part && part >= 0) b.classList.add("active-part");
+      if (selection.has(k)) b.classList.add("selected");
+      if (k === cursor) b.classList.add("cursor");
+      b.setAttribute("aria-pressed", selection.has(k) ? "true" : "false");
+      return b;
+    }));
+    const counts = Object.entries(view.scene_counts || {});
+    $("doubt").textContent = counts.length
+      ? "the parse's Scene count: " + counts.sort((a, b) => b[1] - a[1]).map(([c, p]) => c + " (" + Math.round(100 * p) + "%)").join(", ") +
+        " · the parse shows " + view.parse.scenes.length + ", this annotation has " + scenes.length
+      : "this annotation has " + scenes.length + " Scene(s)";
+    $("meta").textContent = "line " + view.line + (view.probability != null ? " · drawn with probability " + view.probability.toFixed(3) : "") +
+      " · saved as " + view.file + " (" + { absent: "not yet", ours: "saved", foreign: "another tool's file" }[view.status] + ")";
+    $("edits").textContent = "edits on this line: " + history().past.length;
+    renderScenes();
+  }
+  function renderScenes() {
+    const box = $("scenes");
+    if (!scenes.length) box.replaceChildren(el("p", null, "No Scene: select a main relation's words and press n."));
+    else box.replaceChildren(...scenes.map((s, i) => {
+      const card = el("div", "scene" + (i === active ? " active" : ""));
+      card.dataset.scene = String(i);
+      card.append(el("h2", null, "Scene " + (i + 1) + ": " + words(s.words)));
+      const mr = el("p", null, "main relation: ");
+      mr.append(el("span", "mainrel", centerText(s.main)));
+      card.append(mr);
+      s.participants.forEach((p, j) => {
+        const r = el("div", "participant" + (i === active && j === part ? " active" : ""));
+        r.dataset.participant = String(j);
+        r.append(el("span", "swatch p" + (j % 5)), el("span", null, "participant: " + partText(p) + (p.remote ? " · remote" : "")));
+        card.append(r);
+      });
+      card.addEventListener("click", (ev) => {
+        active = i;
+        const row = ev.target.closest(".participant");
+        part = row ? Number(row.dataset.participant) : -1;
+        render();
+      });
+      return card;
+    }));
+  }
+  function renderProgress() {
+    if (!overview) return;
+    $("position").textContent = "line " + view.line + " · " + (index + 1) + " of " + overview.total;
+    $("done").textContent = overview.done + " of " + overview.total + " annotated";
+    $("barfill").style.width = (100 * overview.done / Math.max(1, overview.total)) + "%";
+  }
+  async function figures() {
+    const box = $("figures");
+    const rows = [el("h2", null, "Progress"), el("p", null, overview.done + " of " + overview.total + " lines annotated")];
+    const plan = overview.plan;
+    if (plan) rows.push(el("p", null, "drawn lines annotated: " + plan.annotated + " of " + plan.drawn));
+    box.replaceChildren(...rows);
+    if (!plan || plan.annotated < plan.drawn || estimating) return;
+    estimating = true;
+    box.append(el("p", "estimating", "estimating…"));
+    const r = await api("/api/estimate");
+    estimating = false;
+    const e = r.data;
+    box.querySelector(".estimating")?.remove();
+    if (!e.available) { box.append(el("p", null, "no estimate: " + e.why)); return; }
+    const t = el("table", "estimate");
+    const head = el("tr");
+    ["system", "parsed", "estimate", "95% interval"].forEach((h) => head.append(el("th", null, h)));
+    t.append(head);
+    e.systems.forEach((s) => {
+      const tr = el("tr");
+      [s.name, s.parsed.toFixed(2), s.estimate.toFixed(2), s.low.toFixed(2) + " – " + s.high.toFixed(2)].forEach((c) => tr.append(el("td", null, c)));
+      t.append(tr);
+    });
+    box.append(el("h2", null, "Estimate (all-manual SAMSA)"), t, el("p", "command", e.command));
+  }
+
+  // ------------------------------------------------------------------ lines
+  async function open(i) {
+    if (!overview || i < 0 || i >= overview.lines.length) return;
+    await saving;
+    index = i;
+    const r = await api("/api/line/" + overview.lines[i].line);
+    if (!r.ok) return say("cannot open the line: " + (r.data.error || r.status), true);
+    view = r.data;
+    scenes = clone((view.saved || view.parse).scenes);
+    active = 0;
+    part = -1;
+    selection = new Set();
+    cursor = view.punct.findIndex((p) => !p) + 1 || 1;
+    say("");
+    if (view.status === "foreign" && !history().overwrite) foreign(false);
+    $("savestate").textContent = "";
+    render();
+    figures();
+  }
+  function toggle(k, range) {
+    if (view.punct[k - 1]) return;
+    if (range && anchor !== null) {
+      const [a, b] = anchor < k ? [anchor, k] : [k, anchor];
+      for (let t = a; t <= b; t++) if (!view.punct[t - 1]) selection.add(t);
+    } else if (selection.has(k)) selection.delete(k);
+    else selection.add(k);
+    anchor = k;
+    cursor = k;
+    render();
+  }
+  function move(step, extend) {
+    let k = cursor;
+    do { k += step; } while (k >= 1 && k <= view.tokens.length && view.punct[k - 1]);
+    if (k < 1 || k > view.tokens.length) return;
+    cursor = k;
+    if (extend) selection.add(k);
+    render();
+  }
+
+  const KEYS = {
+    n: "new_scene", X: "delete_scene", Delete: "delete_scene", m: "set_main", w: "set_words", a: "add_participant",
+    A: "add_remote_participant", s: "add_scene_participant", c: "recentre", x: "remove_participant",
+    r: "toggle_remote", i: "make_implicit", l: "link_scene",
+  };
+  function onKey(ev) {
+    if (ev.target === $("jump")) return;
+    if (ev.altKey || ev.metaKey) return;
+    const k = ev.key;
+    if (ev.ctrlKey) {
+      if (k === "z" || k === "Z") { undo(ev.shiftKey); ev.preventDefault(); }
+      else if (k === "y") { undo(true); ev.preventDefault(); }
+      return;
+    }
+    let done = true;
+    if (KEYS[k]) edit(KEYS[k]);
+    else if (k === "Enter") changed();
+    else if (k === "z") undo(false);
+    else if (k === "y") undo(true);
+    else if (k === "ArrowLeft" || k === "ArrowRight") move(k === "ArrowLeft" ? -1 : 1, ev.shiftKey);
+    else if (k === " ") toggle(cursor, false);
+    else if (k === "Escape") { selection = new Set(); render(); }
+    else if (k === "Tab") { if (scenes.length) { active = (active + (ev.shiftKey ? scenes.length - 1 : 1)) % scenes.length; part = -1; render(); } }
+    else if (k === "ArrowDown" || k === "ArrowUp") {
+      const n = scenes[active] ? scenes[active].participants.length : 0;
+      if (n) { part = k === "ArrowDown" ? (part + 1) % n : (part <= 0 ? n - 1 : part - 1); render(); }
+    } else if (k === "PageDown" || k === ".") open(index + 1);
+    else if (k === "PageUp" || k === ",") open(index - 1);
+    else if (k === "g") $("jump").focus();
+    else if (k === "?") $("help").open = !$("help").open;
+    else done = false;
+    if (done) ev.preventDefault();
+  }
+
+  async function start() {
+    document.addEventListener("keydown", onKey);
+    $("tokens").addEventListener("click", (ev) => {
+      const b = ev.target.closest(".tok");
+      if (b) toggle(Number(b.dataset.pos), ev.shiftKey);
+    });
+    document.querySelectorAll("[data-edit]").forEach((b) => b.addEventListener("click", () => edit(b.dataset.edit)));
+    $("accept").addEventListener("click", () => { if (view) changed(); });
+    $("undo").addEventListener("click", () => undo(false));
+    $("redo").addEventListener("click", () => undo(true));
+    $("prev").addEventListener("click", () => open(index - 1));
+    $("next").addEventListener("click", () => open(index + 1));
+    $("jump").addEventListener("keydown", (ev) => {
+      if (ev.key !== "Enter") return;
+      const n = Number($("jump").value);
+      const i = overview.lines.findIndex((l) => l.line === n);
+      if (i < 0) say("line " + $("jump").value + " is not one to annotate here", true);
+      else { $("jump").blur(); open(i); }
+    });
+    const r = await api("/api/overview");
+    if (!r.ok) return say("cannot start: " + (r.data.error || r.status), true);
+    overview = r.data;
+    await open(overview.resume);
+    document.body.dataset.ready = "true";
+  }
+  start();
+})();

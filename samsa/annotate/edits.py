@@ -1,0 +1,163 @@
+"""The edits of ``samsa annotate``, one undo step each, on a :class:`~samsa.ucca.skeleton.Skeleton`.
+
+The page (``assets/annotate.js``) makes the same edits in the browser; this module is their definition in
+Python, which the effort benchmark applies (``benchmarks/annotator_effort.py``: the actions it counts turn the
+parse's skeleton into the gold one) and the browser tests compare with. Words are 1-based token positions; a
+selection is a set of them.
+
+After every edit a Scene's words hold at least its centers' words and those of the Scenes among its
+participants (the edit adds them); ``set_words`` is the only edit that removes words.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from samsa.ucca.skeleton import Center, Participant, SceneSkeleton, Skeleton
+
+__all__ = ["EDITS", "PARTICIPANT_EDITS", "Edit", "apply"]
+
+
+class Edit(NamedTuple):
+    """One action: its name (a key of :data:`EDITS`), the Scene and participant it acts on, the selection."""
+
+    name: str
+    scene: int = 0
+    participant: int = 0
+    selection: tuple[int, ...] = ()
+    target: int | None = None  # link: the Scene the participant is
+
+
+def _required(scene: SceneSkeleton, scenes: tuple[SceneSkeleton, ...]) -> set[int]:
+    words = {w for c in scene.main for w in c}
+    for p in scene.participants:
+        words |= {w for c in p.centers for w in c}
+        if p.scene is not None and 0 <= p.scene < len(scenes):
+            words |= set(scenes[p.scene].words)
+    return words
+
+
+def _settle(sk: Skeleton, scenes: list[SceneSkeleton]) -> Skeleton:
+    """Every Scene's words grown to what it needs (again while a Scene among participants grew)."""
+    out = tuple(scenes)
+    for _ in range(len(out) + 1):
+        grown = tuple(s._replace(words=tuple(sorted(set(s.words) | _required(s, out)))) for s in out)
+        if grown == out:
+            break
+        out = grown
+    return sk._replace(scenes=out)
+
+
+def _first_word(s: SceneSkeleton) -> int:
+    return min(s.words, default=0)
+
+
+def _new_scene(sk: Skeleton, e: Edit) -> list[SceneSkeleton]:
+    """A Scene whose main relation (and words) is the selection (none: an implicit main relation), placed
+    before the first Scene that starts after it."""
+    main = sk.runs([e.selection])
+    scene = SceneSkeleton(tuple(sorted(set(e.selection))), main, ())
+    at = next((k for k, s in enumerate(sk.scenes) if _first_word(s) > _first_word(scene)), len(sk.scenes))
+    scenes = list(sk.scenes)
+    scenes.insert(at, scene)
+    return [
+        s._replace(
+            participants=tuple(
+                p._replace(scene=p.scene + 1) if p.scene is not None and p.scene >= at else p for p in s.participants
+            )
+        )
+        for s in scenes
+    ]
+
+
+def _delete_scene(sk: Skeleton, e: Edit) -> list[SceneSkeleton]:
+    """The Scene goes, and with it every participant that was it."""
+    out = []
+    for k, s in enumerate(sk.scenes):
+        if k == e.scene:
+            continue
+        parts = tuple(
+            p._replace(scene=p.scene - 1) if p.scene is not None and p.scene > e.scene else p
+            for p in s.participants
+            if p.scene != e.scene
+        )
+        out.append(s._replace(participants=parts))
+    return out
+
+
+def _scene_edit(sk: Skeleton, e: Edit) -> list[SceneSkeleton]:
+    s = sk.scenes[e.scene]
+    centers = sk.runs([e.selection])
+    parts = list(s.participants)
+    if e.name == "set_main":
+        s = s._replace(main=centers)
+    elif e.name == "set_words":
+        s = s._replace(words=tuple(sorted(set(e.selection))))
+    elif e.name in ("add_participant", "add_remote_participant"):
+        parts.append(Participant(centers, None, e.name == "add_remote_participant"))
+    elif e.name == "add_scene_participant":
+        parts.append(Participant((), e.target, False))
+    elif e.name == "remove_participant":
+        del parts[e.participant]
+    else:
+        parts[e.participant] = _participant_edit(parts[e.participant], e, centers)
+    scenes = list(sk.scenes)
+    scenes[e.scene] = s._replace(participants=tuple(parts))
+    if e.name == "set_words":  # the one edit that may drop words: only those the Scene needs come back
+        return list(_settle(sk, scenes).scenes)
+    return scenes
+
+
+def _participant_edit(p: Participant, e: Edit, centers: tuple[Center, ...]) -> Participant:
+    if e.name == "recentre":
+        return Participant(centers, None, p.remote)
+    if e.name == "toggle_remote":
+        return p._replace(remote=not p.remote)
+    if e.name == "make_implicit":
+        return Participant(((),), None, p.remote)
+    if e.name == "link_scene":
+        return Participant((), e.target, p.remote)
+    raise ValueError(f"unknown edit {e.name!r}")
+
+
+#: every edit by name, and what it does (the page's buttons and keys: docs/annotate.md)
+EDITS = {
+    "new_scene": "add a Scene whose main relation is the selection (none selected: an implicit one)",
+    "delete_scene": "delete the Scene (and every participant that is it)",
+    "set_main": "the selection becomes the Scene's main relation",
+    "set_words": "the selection becomes the Scene's words (its centers' words stay)",
+    "add_participant": "add a participant centred on the selection (none selected: an implicit one)",
+    "add_remote_participant": "add a remote participant centred on the selection (another Scene's words)",
+    "add_scene_participant": "add a participant that is another Scene",
+    "remove_participant": "remove the participant",
+    "recentre": "the selection becomes the participant's center",
+    "toggle_remote": "mark the participant remote, or not",
+    "make_implicit": "the participant becomes implicit (no words)",
+    "link_scene": "the participant is another Scene (its main relation is its center)",
+}
+
+#: edits that act on one participant of the Scene
+PARTICIPANT_EDITS = frozenset({"remove_participant", "recentre", "toggle_remote", "make_implicit", "link_scene"})
+
+
+def apply(sk: Skeleton, e: Edit) -> Skeleton:
+    """The skeleton after one edit (a ValueError for one that names no Scene or participant there)."""
+    if e.name not in EDITS:
+        raise ValueError(f"unknown edit {e.name!r}")
+    if e.name == "new_scene":
+        scenes = _new_scene(sk, e)
+    else:
+        if not 0 <= e.scene < len(sk.scenes):
+            raise ValueError(f"{e.name}: no Scene {e.scene}")
+        if e.name == "delete_scene":
+            scenes = _delete_scene(sk, e)
+        else:
+            n = len(sk.scenes[e.scene].participants)
+            if e.name in PARTICIPANT_EDITS and not 0 <= e.participant < n:
+                raise ValueError(f"{e.name}: Scene {e.scene} has no participant {e.participant}")
+            if e.name in ("link_scene", "add_scene_participant") and not 0 <= (
+                -1 if e.target is None else e.target
+            ) < len(sk.scenes):
+                raise ValueError("link_scene: no such Scene")
+            scenes = _scene_edit(sk, e)
+    return _settle(sk, scenes)

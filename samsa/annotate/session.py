@@ -1,0 +1,244 @@
+"""What ``samsa annotate`` serves: the lines to annotate, their parse, and the files it saves.
+
+A :class:`Session` knows each line's tokens, its parse's skeleton and doubt, and the folder where line N is
+saved as ``N.xml`` (the name ``samsa score --ucca DIR`` reads beside ``--source``). It writes nothing else, only
+there, and never over a file that another tool wrote unless asked (:func:`file_status`). The HTTP layer
+(:mod:`samsa.annotate.server`) only checks requests and hands them here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from samsa.ucca.skeleton import Participant, SceneSkeleton, Skeleton, skeleton_of
+from samsa.ucca.skeleton_write import WRITTEN_BY, skeleton_xml
+
+__all__ = ["Line", "SaveError", "Session", "file_status"]
+
+
+class Line(NamedTuple):
+    """A line to annotate: its number (1-based), its text, its parse's skeleton (tokens included), the parse's
+    Scene-count distribution (empty without doubt) and its probability of being drawn (None without a plan)."""
+
+    number: int
+    text: str
+    parse: Skeleton
+    scene_counts: dict[int, float]
+    probability: float | None = None
+
+
+class SaveError(ValueError):
+    """A save refused: ``status`` is the HTTP status the server answers with."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def file_status(path: Path, tokens: tuple[str, ...]) -> tuple[str, Skeleton | None]:
+    """``absent``; ``ours`` (a skeleton file of these tokens: resumed, and overwritten freely); ``foreign`` (any
+    other file: another tool's annotation, or one of other words), with its skeleton when it has these words."""
+    from samsa.errors import SamsaError
+    from samsa.ucca.xml import load_passage
+
+    if not path.exists() and not path.is_symlink():
+        return "absent", None
+    if path.is_symlink() or not path.is_file():
+        return "foreign", None
+    try:
+        g = load_passage(path)
+        sk = skeleton_of(g)
+    except (SamsaError, ValueError, OSError):
+        return "foreign", None
+    if sk.tokens != tokens:
+        return "foreign", None
+    ours = all(g.graph.get("attributes", {}).get(k) == v for k, v in WRITTEN_BY.items())
+    return ("ours" if ours else "foreign"), sk
+
+
+def read_skeleton(doc: Any, line: Line) -> Skeleton:
+    """The page's skeleton of ``line`` (its Scenes only: the tokens are the line's), checked: every word a
+    position of a word (not punctuation) of the line, every Scene a participant names one of them."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("scenes"), list):
+        raise SaveError(400, "expected {'scenes': [...]}")
+    tokens, punct = line.parse.tokens, line.parse.punct
+    words = {k for k in range(1, len(tokens) + 1) if not punct[k - 1]}
+    n = len(doc["scenes"])
+
+    def positions(value: Any) -> tuple[int, ...]:
+        if not isinstance(value, list) or not all(isinstance(w, int) and w in words for w in value):
+            raise SaveError(400, f"word positions must be words of line {line.number} (1 to {len(tokens)})")
+        return tuple(value)
+
+    def participant(p: Any) -> Participant:
+        if not isinstance(p, dict):
+            raise SaveError(400, "a participant is an object")
+        scene = p.get("scene")
+        if scene is not None and not (isinstance(scene, int) and 0 <= scene < n):
+            raise SaveError(400, f"a participant names Scene {scene!r}, not one of the {n}")
+        centers = p.get("centers", [])
+        if not isinstance(centers, list):
+            raise SaveError(400, "a participant's centers are a list")
+        return Participant(tuple(positions(c) for c in centers), scene, bool(p.get("remote")))
+
+    scenes = []
+    for s in doc["scenes"]:
+        if not isinstance(s, dict) or not isinstance(s.get("main"), list):
+            raise SaveError(400, "a Scene is an object with words, main and participants")
+        parts = s.get("participants", [])
+        if not isinstance(parts, list):
+            raise SaveError(400, "a Scene's participants are a list")
+        scenes.append(
+            SceneSkeleton(
+                positions(s.get("words", [])),
+                tuple(positions(c) for c in s["main"]),
+                tuple(participant(p) for p in parts),
+            )
+        )
+    return line.parse._replace(scenes=tuple(scenes), passage_id=str(line.number)).canonical()
+
+
+class Session:
+    """The lines, the folder, and the plan's estimate command (None without a plan, or when the plan cannot
+    name its systems)."""
+
+    def __init__(
+        self,
+        lines: list[Line],
+        directory: Path,
+        plan_drawn: tuple[int, ...] | None = None,
+        estimate_args: list[str] | None = None,
+    ) -> None:
+        self.lines = {line.number: line for line in lines}
+        self.order = [line.number for line in lines]
+        self.directory = directory
+        self.plan_drawn = plan_drawn
+        self.estimate_args = estimate_args
+        self.lock = threading.Lock()  # one save at a time: a status read and its replace belong together
+
+    def path(self, number: int) -> Path:
+        return self.directory / f"{int(number)}.xml"
+
+    def status(self, number: int) -> str:
+        return file_status(self.path(number), self.lines[number].parse.tokens)[0]
+
+    def overview(self) -> dict[str, Any]:
+        """Every line's number, status and text (shortened), how many are done, and the first not done."""
+        rows = [{"line": n, "status": self.status(n), "text": self.lines[n].text[:120]} for n in self.order]
+        done = sum(r["status"] != "absent" for r in rows)
+        first = next((k for k, r in enumerate(rows) if r["status"] == "absent"), 0)
+        out: dict[str, Any] = {"lines": rows, "done": done, "total": len(rows), "resume": first}
+        if self.plan_drawn is not None:
+            drawn = set(self.plan_drawn)
+            out["plan"] = {
+                "drawn": len(drawn),
+                "annotated": sum(r["status"] != "absent" for r in rows if r["line"] in drawn),
+                "estimate_available": self.estimate_args is not None,
+            }
+        return out
+
+    def open(self, number: int) -> dict[str, Any]:
+        """The page's view of a line: tokens, punctuation, the parse's skeleton, the saved one (ours, or a
+        foreign file's of these words), the file's status, the parse's doubt, the line's probability."""
+        line = self.lines[number]
+        status, saved = file_status(self.path(number), line.parse.tokens)
+        return {
+            "line": number,
+            "tokens": list(line.parse.tokens),
+            "punct": list(line.parse.punct),
+            "parse": {"scenes": line.parse.to_json()["scenes"]},
+            "saved": None if saved is None else {"scenes": saved.to_json()["scenes"]},
+            "status": status,
+            "file": self.path(number).name,
+            "scene_counts": {str(k): round(p, 4) for k, p in sorted(line.scene_counts.items())},
+            "probability": line.probability,
+        }
+
+    def save(self, number: int, doc: Any) -> dict[str, Any]:
+        """Write line ``number``'s skeleton to ``N.xml`` atomically; a foreign file only with ``overwrite``."""
+        line = self.lines[number]
+        sk = read_skeleton(doc, line)
+        try:
+            data = skeleton_xml(sk)
+        except ValueError as e:
+            raise SaveError(422, f"cannot be written as UCCA: {e}") from None
+        with self.lock:
+            status = self.status(number)
+            if status == "foreign" and not (isinstance(doc, dict) and doc.get("overwrite") is True):
+                raise SaveError(
+                    409, f"{self.path(number).name} was written by another tool: replace it only if you mean to"
+                )
+            _atomic_write(self.path(number), data)
+        return {"saved": self.path(number).name, "overview": self.overview()}
+
+    def estimate(self) -> dict[str, Any]:
+        """Each system's estimate, as ``samsa score --plan`` gives it, once every drawn line is annotated."""
+        if self.plan_drawn is None:
+            return {"available": False, "why": "no plan"}
+        missing = [n for n in self.plan_drawn if self.status(n) == "absent"]
+        if missing:
+            return {"available": False, "why": f"{len(missing)} drawn line(s) to annotate"}
+        if self.estimate_args is None:
+            return {"available": False, "why": "the plan does not name its system files (read from standard input)"}
+        command = [
+            sys.executable,
+            "-m",
+            "samsa",
+            *self.estimate_args,
+            "--ucca",
+            str(self.directory),
+            "-f",
+            "json",
+            "-q",
+        ]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=3600, check=False)
+        if run.returncode != 0:
+            return {"available": False, "why": (run.stderr.strip().splitlines() or ["samsa score failed"])[-1]}
+        rows = json.loads(run.stdout)
+        systems = rows if isinstance(rows, list) else [rows]
+        return {"available": True, "systems": [_estimate_row(s) for s in systems], "command": _shell(command)}
+
+
+def _estimate_row(row: dict[str, Any]) -> dict[str, Any]:
+    e = row.get("estimate", {})
+    return {
+        "name": row.get("system"),
+        "parsed": row.get("samsa"),
+        "estimate": e.get("samsa"),
+        "low": e.get("low"),
+        "high": e.get("high"),
+    }
+
+
+def _shell(command: list[str]) -> str:
+    import shlex
+
+    return " ".join(shlex.quote(a) for a in ["samsa", *command[3:]])
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """``data`` into ``path`` through a temporary file beside it (named after it), replaced in one step."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    from samsa.fileio import current_umask
+
+    return current_umask()

@@ -1,0 +1,265 @@
+"""``samsa sample``: draw the source lines to annotate, at random, with probabilities from the parse's doubt, into a
+plan that ``samsa score --plan`` turns into an estimate of the all-manual corpus SAMSA."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, NamedTuple
+
+from samsa.cli.common import (
+    Runtime,
+    add_language_option,
+    add_runtime_options,
+    add_splitter_option,
+    parser_name,
+    resolve_language,
+)
+from samsa.cli.io import Output, add_data_option, add_system_options, named_systems
+from samsa.errors import InputError
+from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_write_text, check_output_path
+from samsa.languages import by_language
+from samsa.text import TOKENIZERS
+
+DESCRIPTION = """\
+Draw the source lines to annotate with manual UCCA, at random, each with a known probability: higher where the
+parse is in more doubt (--design doubt) or the same for every line (--design uniform). The plan (-o PLAN.json)
+lists the lines and every line's probability; annotate the lines (samsa annotate, or any UCCA tool: N.xml for
+line N), then `samsa score --plan PLAN.json --source ... --ucca DIR` estimates each system's all-manual corpus
+SAMSA, with a 95% interval, without the parser's bias (docs/validity.md).
+
+examples:
+  samsa sample --source src.txt sys1.txt sys2.txt --budget 0.2 -o plan.json
+  samsa sample -t hsplit out.txt --budget 60 --seed 7 -o plan.json
+  samsa sample --source src.txt out.txt --target-width 3 -o plan.json   # as many lines as a +-3 interval needs
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "sample",
+        help="draw the lines to annotate into a plan (for score --plan)",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_system_options(p)
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--source", metavar="FILE", help="raw source sentences, parsed with --parser")
+    src.add_argument("-t", "--test-set", metavar="NAME", help="the sources of a named test set (see samsa test-sets)")
+    add_data_option(p)
+    p.add_argument("--parser", default=None, help="parser of the sources (default: the language's)")
+    p.add_argument(
+        "--tokenizer",
+        choices=sorted(TOKENIZERS),
+        default=None,
+        help=f"tokenizer of the output sentences (default: the language's: {by_language(lambda g: g.tokenizer)})",
+    )
+    p.add_argument("--sentence-separator", metavar="SEP", default=None, help="string separating output sentences")
+    add_splitter_option(p)
+    add_language_option(p)
+    g = p.add_argument_group("the plan")
+    g.add_argument(
+        "--budget",
+        metavar="B",
+        default=None,
+        help="how many lines to annotate: a share of them (0.2) or a number (60); default 0.2",
+    )
+    g.add_argument(
+        "--target-width",
+        metavar="W",
+        type=float,
+        default=None,
+        help="instead of --budget: the fewest lines whose predicted 95%% half-width is at most W SAMSA points, "
+        "for every system",
+    )
+    g.add_argument("--seed", type=int, default=0, help="the draw's seed (default: %(default)s)")
+    g.add_argument(
+        "--design",
+        choices=("doubt", "uniform"),
+        default=None,
+        help="how lines are drawn: in proportion to the parse's doubt mixed with a uniform share, or uniformly "
+        "(default: the one the dev sets chose for the parser, docs/validity.md)",
+    )
+    g.add_argument("-o", "--output", dest="plan", metavar="PLAN.json", required=True, help="where the plan goes")
+    p.add_argument("-f", "--format", choices=("table", "json"), default="table", help="(default: %(default)s)")
+    p.add_argument("--json", dest="format", action="store_const", const="json", help="same as -f json")
+    add_runtime_options(p)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from samsa.cli.inputs import ScoreInputs
+
+    if not (args.source or args.test_set):
+        raise InputError(None, None, "no sources: give --source FILE or -t NAME (a plan is drawn from their parse)")
+    if args.budget is not None and args.target_width is not None:
+        raise InputError(None, None, "give --budget or --target-width, not both")
+    lang = resolve_language(args.lang, args.test_set)
+    inputs = ScoreInputs(
+        systems=tuple(named_systems([*args.systems, *args.inputs], args.names, required=args.systems_required)),
+        language=lang,
+        parser=parser_name(args.parser, lang),
+        lang_given=args.lang is not None,
+        source=args.source,
+        test_set=args.test_set,
+        data=args.data,
+        tokenizer=args.tokenizer,
+        separator=args.sentence_separator,
+        splitter=args.splitter,
+        max_tokens=DEFAULT_MAX_TOKENS,
+    )
+    runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
+    how = Sampling(args.budget, args.target_width, args.seed, args.design, args.plan)
+    return sample(inputs, how, runtime, Output(args.format))
+
+
+class Sampling(NamedTuple):
+    """How the lines are drawn: the budget (a share or a count) or the target half-width, the seed, the design
+    (None: the parser's default) and where the plan goes."""
+
+    budget: str | None
+    width: float | None
+    seed: int
+    design: str | None
+    path: str
+
+
+def sample(inputs: Any, how: Sampling, runtime: Runtime, output: Output) -> int:
+    """Parse the sources with their doubt, predict each line's error, draw the plan, write it, say what it asks."""
+    from samsa.engine.plan import sources_digest
+    from samsa.engine.planned import doubt_lines
+    from samsa.engine.uncertainty import parser_error_model, run_doubt
+
+    check_output_path(how.path, inputs.input_files())
+    systems, files = inputs.read_systems()
+    items, parser = inputs.sentence_items(systems, files)
+    source_path, sources = inputs.read_sources()
+    calibration = run_doubt(parser, wanted=True)
+    assert calibration is not None
+    model = parser_error_model(parser)
+    config = inputs_config(inputs, parser)
+    cache = runtime.open_cache()
+    try:
+        with runtime.progress(len(sources), "sample") as bar:
+            where = {"jobs": runtime.workers, "dask": runtime.dask, "progress": bar.update, "origin": source_path}
+            parsed, doubt = doubt_lines(config, [it.source for it in items], list(systems.values()), calibration,
+                                        cache=cache, **where)  # fmt: skip
+    finally:
+        if cache is not None:
+            cache.close()
+    plan = draw_plan(parsed, doubt, model, how, source_path, sources_digest(sources), parser.signature())
+    plan = plan._replace(score_args=score_arguments(inputs, how.path))
+    atomic_write_text(how.path, plan.to_json())
+    output.emit(_summary(plan, list(systems), how, output.format))
+    return 0
+
+
+def score_arguments(inputs: Any, plan_path: str) -> tuple[str, ...] | None:
+    """The ``samsa score`` arguments that estimate from this plan (``samsa annotate`` runs them once the drawn lines
+    are annotated), with absolute paths; None when a system was read from standard input."""
+    from pathlib import Path
+
+    if any(path == "-" for _, path in inputs.systems):
+        return None
+    args = [
+        "score",
+        "--plan",
+        str(Path(plan_path).resolve()),
+        "--lang",
+        inputs.language.code,
+        "--parser",
+        inputs.parser,
+    ]
+    if inputs.source:
+        args += ["--source", str(Path(inputs.source).resolve())]
+    else:
+        args += ["-t", inputs.test_set, *(["--data", str(Path(inputs.data).resolve())] if inputs.data else [])]
+    for option, value in (("--tokenizer", inputs.tokenizer), ("--sentence-separator", inputs.separator),
+                          ("--splitter", inputs.splitter)):  # fmt: skip
+        if value is not None:
+            args += [option, value]
+    if inputs.lowercase:
+        args.append("--lowercase")
+    args += [
+        "--name",
+        *(name for name, _ in inputs.systems),
+        "--",
+        *(str(Path(p).resolve()) for _, p in inputs.systems),
+    ]
+    return tuple(args)
+
+
+def inputs_config(inputs: Any, parser: Any) -> Any:
+    """SAMSA's settings of a sampling run (the default aligner; the inputs' text settings)."""
+    from samsa.config import SamsaConfig
+
+    settings: dict[str, Any] = {"tokenizer": inputs.tokenizer, "separator": inputs.separator}
+    return SamsaConfig(parser=parser, language=inputs.language.code, splitter=inputs.splitter_name, **settings)
+
+
+def draw_plan(
+    parsed: list[list[Any]], doubt: Any, model: Any, how: Sampling, source_path: str, digest: str, parser: str
+) -> Any:
+    """The plan: each line's predicted error over the systems, the probabilities of the design at the budget (or
+    at the smallest budget that meets the target width), and the lines drawn."""
+    import numpy as np
+
+    from samsa.engine.plan import Plan
+    from samsa.engine.planned import predicted_errors
+    from samsa.scoring.estimate import Z95, design_variance, draw_lines, inclusion_probabilities, smallest_budget
+
+    pred = predicted_errors(doubt, model)  # (systems, lines)
+    rms = np.sqrt(pred.mean(axis=0))
+    n = len(rms)
+    design = how.design or model.design
+    share = 1.0 if design == "uniform" else model.uniform_share
+    if how.width is not None:
+        counts = [smallest_budget(p, how.width, design, model.uniform_share) for p in pred]
+        if any(c is None for c in counts):
+            raise InputError(None, None, f"no budget gives a half-width of {how.width:g}: annotate every line")
+        budget_text, count = f"width:{how.width:g}", float(max(c for c in counts if c is not None))
+    else:
+        budget_text, count = _budget(how.budget or "0.2", n)
+    pi = inclusion_probabilities(rms, count, share)
+    drawn = np.flatnonzero(draw_lines(pi, how.seed)) + 1
+    widths = {f"system_{s}": round(Z95 * design_variance(p, pi) ** 0.5, 3) for s, p in enumerate(pred)}
+    estimator = {"method": model.method, "floor": model.floor, "quantile": model.quantile}
+    return Plan(
+        tuple(int(k) for k in drawn), tuple(float(p) for p in pi), how.seed, design, budget_text, source_path, n,
+        digest, parser, doubt.calibration.signature(), estimator,
+        {"expected_lines": round(float(pi.sum()), 2), "half_width": widths,
+         "parsed_samsa": [round(float(np.mean([line[s].samsa for line in parsed])), 4) for s in range(len(pred))]},
+    )  # fmt: skip
+
+
+def _budget(text: str, n: int) -> tuple[str, float]:
+    """``--budget`` as (what the plan records, the expected number of lines): a share below 1, or a count."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(None, None, f"--budget takes a share (0.2) or a number of lines (60), not {text!r}") from None
+    count = value * n if ("." in text and value < 1) else value
+    if value <= 0 or count > n or count != count:
+        raise InputError(None, None, f"a budget of {text} lines is more than the {n} source lines, or none")
+    return text, count
+
+
+def _summary(plan: Any, names: list[str], how: Sampling, fmt: str) -> str:
+    """What the plan asks: how many lines, which, and the predicted 95% half-width of each system's estimate."""
+    widths = list(plan.predicted["half_width"].values())
+    if fmt == "json":
+        return json.dumps(
+            {"plan": how.path, "lines": plan.lines, "drawn": list(plan.drawn), "design": plan.design,
+             "budget": plan.budget, "seed": plan.seed, "expected_lines": plan.predicted["expected_lines"],
+             "predicted_half_width": dict(zip(names, widths, strict=True))},
+            indent=2,
+        )  # fmt: skip
+    rows = "\n".join(f"  {name:<20} +-{w:.2f}" for name, w in zip(names, widths, strict=True))
+    print(f"wrote {how.path}", file=sys.stderr)
+    return (
+        f"annotate {len(plan.drawn)} of {plan.lines} source lines ({plan.design} design, budget {plan.budget}, "
+        f"seed {plan.seed}):\n  {' '.join(map(str, plan.drawn)) or '(none)'}\n"
+        f"predicted half-width of each system's 95% interval, once they are annotated:\n{rows}\n"
+        f"then: samsa score --plan {how.path} --source ... --ucca DIR (DIR holding N.xml for each line N)"
+    )

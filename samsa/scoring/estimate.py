@@ -1,0 +1,274 @@
+"""The all-manual corpus score from parsed scores and a sample of manual ones: prediction-powered estimation under
+a known sampling design (docs/validity.md, "From a parsed score to a manual one").
+
+Every line ``i`` of a corpus of ``N`` has a prediction ``f_i`` (its SAMSA on the parse) and a true value ``y_i``
+(its SAMSA on manual UCCA), known only on the lines drawn for annotation. Line ``i`` is drawn with the known
+probability ``pi_i``, independently of the others (Poisson sampling). The estimate of the corpus mean of ``y``
+
+    theta = (1/N) sum_i [ f_i + xi_i (y_i - f_i) / pi_i ]        (xi_i = 1 if line i was drawn)
+
+is unbiased whatever the parser's errors (a Horvitz-Thompson estimate of the residuals' total, added to the
+parsed mean). Its variance, for this one corpus (a finite population, not a sample of one), is estimated by
+
+    V = (1/N^2) sum_i xi_i (1 - pi_i) (y_i - f_i)^2 / pi_i^2 ,
+
+unbiased for the design's variance. Where the parser errs on few lines, a sample can hold none of them and ``V``
+is 0: the interval would collapse onto a biased point. A floor built from each line's predicted error ``e_i``
+(the calibrated parse doubt, :mod:`samsa.scoring.uncertainty`) keeps it from doing so:
+
+    V_floor = floor (1/N^2) sum_i (1 - pi_i) e_i^2 / pi_i ,
+
+the variance the design would have if every line's squared error were its prediction, scaled by ``floor``
+(chosen on the dev sets by the coverage of the 95% interval, ``lab/estimate.py``). The interval is
+``theta +- t sqrt(max(V, V_floor))``, ``t`` Student's 97.5% quantile at the weights' effective sample size,
+clipped to 0-100. The shipped estimator is ``tuned`` (:func:`estimate`: the parsed score's weight fitted on the
+drawn lines, as PPI++ does), which keeps the same unbiasedness to first order and narrows the interval. A
+difference between two systems applies the same to ``d_i = f_A,i - f_B,i`` and its manual twin, over the same
+draws (paired).
+
+Pure functions of arrays; ``tests/test_estimate.py`` checks unbiasedness and the variance against every possible
+draw of a tiny corpus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = [
+    "METHODS",
+    "Z95",
+    "ErrorModel",
+    "Estimate",
+    "design_variance",
+    "draw_lines",
+    "estimate",
+    "inclusion_probabilities",
+    "line_spread",
+    "smallest_budget",
+]
+
+#: the normal quantile of a two-sided 95% interval
+Z95 = 1.959963984540054
+
+
+class Estimate(NamedTuple):
+    """An estimate of a corpus mean: the value, its standard error, the 95% interval (clipped to the score's range),
+    the lines whose manual score entered it, and the effective sample size of their weights."""
+
+    value: float
+    se: float
+    low: float
+    high: float
+    n_used: int
+    ess: float
+
+    def as_dict(self, digits: int = 4) -> dict[str, float]:
+        return {k: round(float(v), digits) if isinstance(v, float) else v for k, v in self._asdict().items()}
+
+
+class ErrorModel(NamedTuple):
+    """How a parse's doubt predicts its error, and the estimate's settings, fitted and chosen on the dev sets
+    (``lab/estimate.py``, ``benchmarks/estimate.py``; the parser's weights table keeps them).
+
+    ``coef``: the predicted squared error of a line's parsed SAMSA is ``coef[0] + coef[1] * spread + coef[2] *
+    100 * count_error``, where ``spread`` is the expected squared distance between the score on a drawn tree and on
+    the one-best (the calibrated menu's weights) and ``count_error`` the expected distance between the one-best's
+    Scene count and the annotators' (the calibrated count distribution); ``floor``, ``method``, ``quantile``:
+    :func:`estimate`'s; ``design`` and ``uniform_share``: the default design of a plan and the doubt design's
+    uniform share."""
+
+    coef: tuple[float, float, float]
+    floor: float = 0.0
+    method: str = "ht"
+    quantile: str = "t"
+    design: str = "uniform"
+    uniform_share: float = 0.5
+
+    def predicted_sq(self, spread: np.ndarray | float, count_error: np.ndarray | float) -> np.ndarray:
+        c = self.coef
+        return np.maximum(0.0, c[0] + c[1] * np.asarray(spread) + c[2] * 100.0 * np.asarray(count_error))
+
+
+def line_spread(scores: Sequence[float], weights: Sequence[float]) -> float:
+    """The expected squared distance between a quantity's value on a drawn tree and on the one-best (tree 0),
+    under a line's menu weights.
+
+    >>> round(line_spread([50.0, 0.0, 50.0], [0.6, 0.3, 0.1]), 6)
+    750.0
+    """
+    t, w = np.asarray(scores, dtype=float), np.asarray(weights, dtype=float)
+    return float(w @ (t - t[0]) ** 2 / w.sum())
+
+
+def inclusion_probabilities(
+    errors: Sequence[float] | np.ndarray, budget: float, uniform_share: float = 1.0
+) -> np.ndarray:
+    """Each line's probability of being drawn, ``budget`` lines expected in all: a share ``uniform_share`` of the
+    budget spread evenly, the rest in proportion to the line's predicted error (``errors``, >= 0), capped at 1 (a
+    capped line's excess goes to the others, as before). ``uniform_share`` 1 is uniform sampling; a positive
+    share keeps every line's probability above ``uniform_share * budget / N`` (the weights 1/pi bounded).
+
+    Half the budget of 2 even (0.25 a line), half by error: line 3 would get 1.08, is capped at 1, and its
+    excess goes to the others in the same proportions:
+
+    >>> inclusion_probabilities([0.0, 1.0, 5.0, 0.0], 2, uniform_share=0.5).round(3).tolist()
+    [0.273, 0.455, 1.0, 0.273]
+    """
+    e = np.asarray(errors, dtype=float)
+    n = len(e)
+    if not 0 < budget <= n:
+        raise ValueError(f"a budget of {budget} lines for {n}")
+    weight = np.full(n, 1.0 / n) if e.sum() <= 0 else uniform_share / n + (1 - uniform_share) * e / e.sum()
+    pi = np.zeros(n)
+    capped = np.zeros(n, dtype=bool)
+    left = float(budget)
+    for _ in range(n):  # a capped line takes 1; the rest of the budget goes to the others in proportion
+        free = ~capped
+        share = weight[free] / weight[free].sum() * left
+        if (share <= 1.0 + 1e-12).all():
+            pi[free] = share
+            break
+        over = np.flatnonzero(free)[share > 1.0 + 1e-12]
+        capped[over] = True
+        pi[over] = 1.0
+        left = budget - capped.sum()
+        if left <= 0:
+            break
+    return np.clip(pi, 0.0, 1.0)
+
+
+def draw_lines(probabilities: np.ndarray, seed: int) -> np.ndarray:
+    """Which lines are drawn (a boolean mask): each independently, with its probability, from ``seed``."""
+    rng = np.random.default_rng(seed)
+    return rng.random(len(probabilities)) < probabilities
+
+
+def design_variance(errors_sq: np.ndarray, probabilities: np.ndarray) -> float:
+    """The variance of the estimate if line ``i``'s squared error were ``errors_sq[i]``: (1/N^2) sum (1 - pi) e^2 /
+    pi (the expectation of :func:`estimate`'s variance estimate)."""
+    pi = np.asarray(probabilities, dtype=float)
+    n = len(pi)
+    return float(np.sum((1 - pi) * np.asarray(errors_sq, dtype=float) / pi) / n**2)
+
+
+#: the estimators: ``ht`` the Horvitz-Thompson form above (exactly unbiased); ``tuned`` the ratio (Hajek) form with
+#: the prediction's weight fitted on the drawn lines (PPI++): approximately unbiased, and never much wider than the
+#: manual scores alone where the parse predicts the manual score poorly
+METHODS = ("ht", "tuned")
+
+
+def estimate(
+    parsed: np.ndarray,
+    manual: np.ndarray,
+    drawn: np.ndarray,
+    probabilities: np.ndarray,
+    *,
+    method: str = "ht",
+    predicted_sq: np.ndarray | None = None,
+    floor: float = 0.0,
+    bounds: tuple[float, float] = (0.0, 100.0),
+    quantile: str = "t",
+) -> Estimate:
+    """The estimate of the corpus mean of ``manual`` (read on the ``drawn`` lines only) from ``parsed`` (every line),
+    with the floor ``floor * design_variance(predicted_sq)`` under its variance estimate; ``bounds``: the range
+    the interval is clipped to (a difference: -100 to 100).
+
+    ``method="ht"``: ``mean(f) + sum over the drawn lines of (y - f) / pi, / N``, its variance as the module says.
+    ``method="tuned"``: ``lam mean(f) + m``, where ``m`` is the weighted mean (weights 1/pi) of ``y - lam f``
+    over the drawn lines and ``lam`` the weighted least-squares slope of ``y`` on ``f`` there, clipped to 0-1
+    (0: the manual scores alone; 1: the parsed ones corrected); variance ``n/(n-2) (1/N^2) sum (1 - pi) (z - m)^2 /
+    pi^2`` over the ``n`` drawn lines, ``z = y - lam f`` (Taylor linearization of the ratio, the two fitted
+    parameters' degrees of freedom taken off). With fewer than three drawn lines ``lam`` is 1."""
+    f = np.asarray(parsed, dtype=float)
+    pi = np.asarray(probabilities, dtype=float)
+    xi = np.asarray(drawn, dtype=bool)
+    n = len(f)
+    y = np.asarray(manual, dtype=float)[xi]
+    fs, w = f[xi], 1 / pi[xi]
+    if method == "ht":
+        r = y - fs
+        value = float(f.mean() + np.sum(r * w) / n)
+        var = float(np.sum((1 - pi[xi]) * r**2 * w**2) / n**2)
+    elif method == "tuned":
+        value, var = _tuned(f, fs, y, w, pi[xi])
+    else:
+        raise ValueError(f"unknown estimator {method!r}; choose from {', '.join(METHODS)}")
+    if predicted_sq is not None and floor > 0:
+        var = max(var, floor * design_variance(predicted_sq, pi))
+    se = var**0.5
+    ess = float(w.sum() ** 2 / (w**2).sum()) if xi.any() else 0.0
+    q = _quantile(ess, method) if quantile == "t" else Z95
+    low, high = max(bounds[0], value - q * se), min(bounds[1], value + q * se)
+    return Estimate(value, se, low, high, int(xi.sum()), ess)
+
+
+def _quantile(ess: float, method: str) -> float:
+    """The 97.5% quantile of Student's t with the effective sample size (whole lines) less the parameters fitted
+    (the mean, and the prediction's weight for ``tuned``) as its degrees of freedom (the normal's with too few
+    lines for it)."""
+    return _t975(int(ess) - (2 if method == "tuned" else 1))
+
+
+#: Student's t 97.5% quantile for 1-4 degrees of freedom (the expansion below is for more)
+_T975_SMALL = (12.706204736, 4.302652730, 3.182446305, 2.776445105)
+
+
+@lru_cache(maxsize=1024)
+def _t975(df: int) -> float:
+    """Student's t 97.5% quantile (Cornish-Fisher expansion in 1/df around the normal's: within 1e-4 from 5
+    degrees of freedom; exact below).
+
+    >>> round(_t975(10), 3), round(_t975(60), 3)
+    (2.228, 2.0)
+    """
+    if df < 1:
+        return Z95
+    if df <= len(_T975_SMALL):
+        return _T975_SMALL[df - 1]
+    z = Z95
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+
+
+def _tuned(f: np.ndarray, fs: np.ndarray, y: np.ndarray, w: np.ndarray, pis: np.ndarray) -> tuple[float, float]:
+    """The ratio estimate with the fitted weight of the prediction, and its linearized variance."""
+    n = len(f)
+    if len(y) == 0:
+        return float(f.mean()), 0.0
+    lam = 1.0
+    if len(y) >= 3:
+        fw, yw = np.average(fs, weights=w), np.average(y, weights=w)
+        den = float(np.sum(w * (fs - fw) ** 2))
+        lam = float(np.clip(np.sum(w * (fs - fw) * (y - yw)) / den, 0.0, 1.0)) if den > 0 else 1.0
+    z = y - lam * fs
+    m = float(np.average(z, weights=w))
+    # the residuals' squares over the lines less the two parameters fitted on them (the mean and the weight)
+    dof = len(y) / (len(y) - 2) if len(y) > 2 else 1.0
+    return lam * float(f.mean()) + m, dof * float(np.sum((1 - pis) * (z - m) ** 2 * w**2) / n**2)
+
+
+def smallest_budget(errors_sq: np.ndarray, width: float, design: str, uniform_share: float) -> int | None:
+    """The fewest lines (an expected count) whose predicted half-width of the 95% interval is at most ``width``
+    SAMSA points under ``design`` (``doubt``: probabilities from the errors; ``uniform``), or None when even every
+    line is not enough (the floor's own width)."""
+    e2 = np.asarray(errors_sq, dtype=float)
+    n = len(e2)
+    share = 1.0 if design == "uniform" else uniform_share
+    lo, hi = 1, n
+    if Z95 * design_variance(e2, inclusion_probabilities(np.sqrt(e2), n, share)) ** 0.5 > width:
+        return None
+    while lo < hi:  # the predicted half-width falls as the budget grows
+        mid = (lo + hi) // 2
+        pi = inclusion_probabilities(np.sqrt(e2), mid, share)
+        if Z95 * design_variance(e2, pi) ** 0.5 <= width:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo

@@ -1,0 +1,172 @@
+"""The last step of writing a skeleton (:mod:`samsa.ucca.skeleton_write`): every unit gets a word of its own.
+
+UCCA wants every unit (implicit ones aside) to have a word below it over primary edges. The writer's first
+pass can leave a Scene, or a unit of several centers, reaching its words only over remote edges. Each move
+here gives such a unit a primary child; a move is kept only when SAMSA still reads the same passage from the
+result (:func:`exact`) and fewer units are left bare.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import TYPE_CHECKING
+
+from samsa.ucca import graph as G
+
+if TYPE_CHECKING:
+    from samsa.ucca.skeleton_write import _Writer
+
+__all__ = ["bare", "exact", "repair"]
+
+Move = Callable[[], None]
+
+
+def bare(w: _Writer) -> list[str]:
+    """Units (implicit ones aside) with no word below them over primary edges."""
+    held: set[str] = set()
+    for unit in w.owner.values():
+        node: str | None = unit
+        while node is not None and node not in held:
+            held.add(node)
+            node = w.parent.get(node)
+    return [n for n, d in G.node_table(w.g).items() if d["layer"] == "1" and not d["implicit"] and n not in held]
+
+
+def exact(w: _Writer, primary: bool = False) -> bool:
+    """Whether each Scene reaches its words (``primary``: exactly; else, during repair, none beyond them) and
+    each center unit holds exactly its center's words."""
+    for scene, sid in zip(w.sk.scenes, w.scene_ids, strict=True):
+        reach = w.reach(sid)
+        if reach != set(scene.words) if primary else not reach <= set(scene.words):
+            return False
+    return all(_primary_words(w, uid) == set(c) for c, uid in w.centers.items())
+
+
+def _primary_words(w: _Writer, unit: str) -> set[int]:
+    out: set[int] = set()
+    stack = [unit]
+    while stack:
+        node = stack.pop()
+        for child, data in w.g.succ[node].items():
+            if data["remote"]:
+                continue
+            if w.g.nodes[child]["layer"] == "0":
+                out.add(w.g.nodes[child]["position"])
+            else:
+                stack.append(child)
+    return out
+
+
+def repair(w: _Writer) -> None:
+    """Move until no unit is bare. Raises ValueError when no move helps."""
+    while True:
+        left = bare(w)
+        if not left:
+            return
+        if not any(_try(w, move, len(left)) for unit in left for move in _moves(w, unit)):
+            raise ValueError(f"cannot write the skeleton of passage {w.sk.passage_id}: unit {left[0]} holds no word")
+
+
+def _try(w: _Writer, move: Move, before: int) -> bool:
+    """Make ``move``; keep it if SAMSA reads the same and fewer units are bare, else put everything back."""
+    saved = (copy.deepcopy(w.g), dict(w.parent), dict(w.owner))
+    move()
+    if exact(w) and len(bare(w)) < before:
+        return True
+    w.g, w.parent, w.owner = saved
+    return False
+
+
+def _moves(w: _Writer, unit: str) -> Iterator[Move]:
+    """What might give ``unit`` a word, in the order tried:
+
+    - adopt: a unit it reaches remotely becomes its primary child (the old parent reaches it remotely);
+    - through its Scene: a center it reaches as ``C`` whose Scene has it as its only main relation is reached
+      through that Scene, which it adopts (coordinated Scenes, "good or bad");
+    - sink: it hangs under the unit owning one of its words, taking over that unit's words among its own
+      (a Scene inside a participant, "EVEN IN FRANCE");
+    - take: one of its words moves from its owner (not a center) to a new unit under it, which the owner
+      reaches remotely;
+    - a punctuation mark: a Scene without words (a parse's Scene of punctuation only) holds a mark that hung
+      under the root (SAMSA reads no punctuation).
+    """
+    fixed = set(w.centers.values())
+    for child, data in sorted(w.g.succ[unit].items(), key=lambda kv: G.node_key(kv[0])):
+        if data["remote"] and w.parent.get(child) not in fixed and not w.above(child, unit):
+            yield partial(_adopt, w, unit, child)
+            scene = w.parent.get(child)
+            if "C" in data["categories"] and scene in w.scene_ids and not w.g.has_edge(unit, scene):
+                if _only_main(w, scene) == child and not w.above(scene, unit):
+                    yield partial(_through, w, unit, child, scene)
+    for pos in sorted(w.reach(unit)):
+        owner = w.owner[pos]
+        if owner != unit and not w.above(unit, owner) and w.parent.get(unit) not in fixed:
+            yield partial(_sink, w, unit, owner)
+        if owner not in fixed and owner != unit:
+            yield partial(_take, w, unit, pos)
+    marks = [c for c, d in w.g.succ[G.ROOT_ID].items() if w.g.nodes[c]["type"] == "PNCT" and not d["remote"]]
+    if marks:
+        yield partial(_adopt_mark, w, unit, min(marks, key=G.node_key))
+
+
+def _set_remote(w: _Writer, parent: str, child: str, remote: bool) -> None:
+    data = w.g.edges[parent, child]
+    data["remote"] = remote
+    if remote:
+        data["attributes"]["remote"] = "True"
+    else:
+        data["attributes"].pop("remote", None)
+        w.parent[child] = parent
+
+
+def _detach(w: _Writer, child: str) -> None:
+    """``child``'s primary parent reaches it remotely from now on (the root lets it go)."""
+    old = w.parent.pop(child, None)
+    if old == G.ROOT_ID:
+        w.g.remove_edge(old, child)
+    elif old is not None:
+        _set_remote(w, old, child, True)
+
+
+def _adopt(w: _Writer, unit: str, child: str) -> None:
+    _detach(w, child)
+    _set_remote(w, unit, child, False)
+
+
+def _only_main(w: _Writer, scene: str) -> str | None:
+    mains = [c for c, d in w.g.succ[scene].items() if {"P", "S"} & set(d["categories"])]
+    return mains[0] if len(mains) == 1 else None
+
+
+def _through(w: _Writer, unit: str, child: str, scene: str) -> None:
+    w.g.remove_edge(unit, child)
+    _detach(w, scene)
+    w.edge(unit, scene, "C")
+
+
+def _sink(w: _Writer, unit: str, owner: str) -> None:
+    reach = w.reach(unit)
+    _detach(w, unit)
+    if w.g.has_edge(owner, unit):
+        _set_remote(w, owner, unit, False)
+    else:
+        w.edge(owner, unit, "E")
+    for t in [t for t in w.g.succ[owner] if w.g.nodes[t]["layer"] == "0" and w.g.nodes[t]["position"] in reach]:
+        w.g.remove_edge(owner, t)
+        w.terminal(unit, w.g.nodes[t]["position"])
+
+
+def _take(w: _Writer, unit: str, pos: int) -> None:
+    owner = w.owner[pos]
+    w.g.remove_edge(owner, f"0.{pos}")
+    taken = w.unit()
+    w.edge(unit, taken, "F")
+    w.terminal(taken, pos)
+    w.edge(owner, taken, "F", remote=True)
+
+
+def _adopt_mark(w: _Writer, unit: str, mark: str) -> None:
+    w.g.remove_edge(G.ROOT_ID, mark)
+    w.edge(unit, mark, "U")

@@ -1,0 +1,247 @@
+"""A :class:`~samsa.ucca.skeleton.Skeleton` written back as a valid UCCA passage.
+
+The passage holds just what SAMSA reads (``tests/test_skeleton.py`` checks that, on gold, its paper-mode SAMSA
+and SAMSA-abl equal the full graph's on every output):
+
+- every distinct minimal center is one unit holding its words; a center inside a larger one hangs under it
+  (an ``E`` edge, which leaves the larger one's minimal center as it is);
+- every Scene is a unit whose main relation (``P``) and participants (``A``) point at those center units (several
+  centers: through a unit whose ``C`` children they are; none: an implicit unit); a Scene that is a participant
+  is that participant;
+- a Scene's other words hang under a function unit (``F``) of its own, or, when another unit holds them, over a
+  remote ``F`` edge;
+- primary parents go to the smallest Scene that names a unit; the rest hangs under the root (Scenes as ``H``),
+  punctuation as ``U``.
+
+Two centers that overlap without one holding the other cannot be written (a word has one primary parent):
+:func:`skeleton_graph` refuses them with a ``ValueError`` naming the words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import networkx as nx
+
+from samsa.ucca import graph as G
+from samsa.ucca.queries import unit_terminals
+from samsa.ucca.skeleton import Center, Skeleton
+from samsa.ucca.skeleton_repair import exact, repair
+from samsa.ucca.xml import to_standard_xml
+
+__all__ = ["WRITTEN_BY", "skeleton_graph", "skeleton_xml"]
+
+#: the passage attribute every skeleton file carries: ``samsa annotate`` overwrites a file that has it, and no other
+#: file unless the user asks
+WRITTEN_BY = {"written_by": "samsa-skeleton"}
+
+
+class _Writer:
+    """The passage under construction: units, and who holds what primarily."""
+
+    def __init__(self, sk: Skeleton) -> None:
+        self.sk = sk
+        self.g = G.new_passage(sk.passage_id, attributes=WRITTEN_BY)
+        for k, (text, is_punct) in enumerate(zip(sk.tokens, sk.punct, strict=True), 1):
+            self.g.add_node(f"0.{k}", layer="0", type="Punctuation" if is_punct else "Word", text=text, position=k,
+                            paragraph=1, paragraph_position=k, attributes={}, extra={})  # fmt: skip
+        self.next_id = 2
+        self.parent: dict[str, str] = {}  # unit -> its primary parent
+        self.owner: dict[int, str] = {}  # position -> the unit whose terminal it is
+        self.scene_ids = [self.unit() for _ in sk.scenes]
+        self.centers: dict[Center, str] = {}  # center -> its unit
+        self.groups: dict[tuple[Center, ...], str] = {}  # several centers -> the unit whose C children they are
+
+    def unit(self, implicit: bool = False, type_: str = "FN") -> str:
+        uid = f"1.{self.next_id}"
+        self.next_id += 1
+        G.add_unit(self.g, uid, type=type_, implicit=implicit, extra={})
+        return uid
+
+    def edge(self, parent: str, child: str, cat: str, remote: bool = False) -> None:
+        G.add_edge(self.g, parent, child, (cat,), remote=remote)
+        if not remote and self.g.nodes[child]["layer"] == "1":
+            self.parent[child] = parent
+
+    def terminal(self, parent: str, pos: int) -> None:
+        self.edge(parent, f"0.{pos}", "Terminal")
+        self.owner[pos] = parent
+
+    def above(self, unit: str, other: str) -> bool:
+        """Whether ``unit`` is ``other`` or one of its primary ancestors."""
+        node: str | None = other
+        while node is not None:
+            if node == unit:
+                return True
+            node = self.parent.get(node)
+        return False
+
+    def link(self, parent: str, child: str, cat: str, remote: bool = False) -> None:
+        """``parent`` -cat-> ``child``: primary when ``child`` has no primary parent yet (and that makes no
+        cycle), else remote. When the pair has an edge already, that edge takes the category too (UCCA's
+        multi-category edge: a unit both a Scene's main relation and its participant), or, when it has it, a
+        new unit whose ``C`` child ``child`` is stands in between."""
+        if self.g.has_edge(parent, child):
+            data = self.g.edges[parent, child]
+            if cat not in data["categories"]:
+                data["categories"] = (*data["categories"], cat)
+                data["category_attributes"].append({"tag": cat})
+                return
+            via = self.unit()
+            self.edge(parent, via, cat)
+            parent, cat = via, "C"
+        primary = not remote and child not in self.parent and not self.above(child, parent)
+        self.edge(parent, child, cat, remote=not primary)
+
+    def reach(self, unit: str) -> set[int]:
+        return {self.g.nodes[t]["position"] for t in unit_terminals(self.g, unit, punct=False, remotes=True)}
+
+
+def _build_centers(w: _Writer) -> None:
+    """One unit per distinct center, smallest first; a center holding a smaller one takes its unit as a child."""
+    found = {c for s in w.sk.scenes for c in s.main if c}
+    found |= {c for s in w.sk.scenes for p in s.participants for c in p.centers if c}
+    top: dict[int, tuple[Center, str]] = {}  # position -> the largest center unit holding it so far
+    for c in sorted(found, key=lambda c: (len(c), c)):
+        uid = w.unit()
+        inner: list[str] = []
+        for pos in c:
+            if pos not in top:
+                w.terminal(uid, pos)
+            elif not set(top[pos][0]) <= set(c):
+                raise ValueError(f"centers {_words(w.sk, top[pos][0])!r} and {_words(w.sk, c)!r} overlap")
+            elif top[pos][1] not in inner:
+                inner.append(top[pos][1])
+        for child in inner:
+            w.edge(uid, child, "E")
+        for pos in c:
+            top[pos] = (c, uid)
+        w.centers[c] = uid
+
+
+def _words(sk: Skeleton, c: Center) -> str:
+    return " ".join(sk.tokens[p - 1] for p in c)
+
+
+def _attach(w: _Writer, parent: str, centers: Sequence[Center], cat: str, remote: bool = False) -> None:
+    """``parent`` -cat-> the unit of ``centers``: one center's unit, an implicit unit (no words), or a unit
+    whose ``C`` children they are, one for each set of centers (units without words score alike, so several
+    become one)."""
+    found = tuple(c for c in centers if c)
+    if not found:
+        w.edge(parent, w.unit(implicit=True), cat)
+    elif len(found) == 1:
+        w.link(parent, w.centers[found[0]], cat, remote)
+    else:
+        if found not in w.groups:
+            w.groups[found] = w.unit()
+            for c in found:
+                w.link(w.groups[found], w.centers[c], "C")
+        w.link(parent, w.groups[found], cat, remote)
+
+
+def _innermost_first(sk: Skeleton) -> list[int]:
+    """Scenes by their number of words, and among as many words, one that is a participant of another (at
+    any depth) before that one."""
+    depth = [0] * len(sk.scenes)
+    for _ in sk.scenes:  # longest chain of "is a participant of" above each Scene (cycles stop growing)
+        for k, scene in enumerate(sk.scenes):
+            for p in scene.participants:
+                if p.scene is not None and p.scene != k:
+                    depth[p.scene] = min(len(sk.scenes), max(depth[p.scene], depth[k] + 1))
+    return sorted(range(len(sk.scenes)), key=lambda k: (len(sk.scenes[k].words), -depth[k], k))
+
+
+def _attach_scenes(w: _Writer) -> None:
+    for k in _innermost_first(w.sk):
+        scene, sid = w.sk.scenes[k], w.scene_ids[k]
+        _attach(w, sid, scene.main or ((),), "P")
+        for p in scene.participants:
+            if p.scene is not None:
+                w.link(sid, w.scene_ids[p.scene], "A", p.remote)
+            else:
+                _attach(w, sid, p.centers or ((),), "A", p.remote)
+
+
+def _leaves(w: _Writer) -> None:
+    """Give each Scene the words it has beyond its main relation's and participants', innermost Scenes first:
+    a word no unit holds under a function unit of the Scene; one another unit holds over a remote edge to the
+    smallest unit that holds it and only words of the Scene (carved out of its holder when there is none)."""
+    for k in _innermost_first(w.sk):
+        sid, words = w.scene_ids[k], set(w.sk.scenes[k].words)
+        missing = words - w.reach(sid)
+        free = sorted(p for p in missing if p not in w.owner)
+        if free:
+            filler = w.unit()
+            w.edge(sid, filler, "F")
+            for pos in free:
+                w.terminal(filler, pos)
+        for pos in sorted(missing - set(free)):
+            if pos not in w.reach(sid):
+                w.link(sid, _holder(w, pos, words), "F", remote=True)
+
+
+def _holder(w: _Writer, pos: int, words: set[int]) -> str:
+    """The unit with the fewest words that holds ``pos`` and only words among ``words``; without one, a new
+    unit under the word's owner holding the owner's words that are among ``words``."""
+    best: tuple[int, str] | None = None
+    for uid in [*w.centers.values(), *w.scene_ids]:
+        reach = w.reach(uid)
+        if pos in reach and reach <= words and (best is None or len(reach) < best[0]):
+            best = (len(reach), uid)
+    if best is not None:
+        return best[1]
+    owner = w.owner[pos]
+    carved = w.unit()
+    w.edge(owner, carved, "E")
+    for t in sorted(w.g.successors(owner), key=G.node_key):
+        data = w.g.nodes[t]
+        if data["layer"] == "0" and data["position"] in words:
+            w.g.remove_edge(owner, t)
+            w.terminal(carved, data["position"])
+    return carved
+
+
+def _rest(w: _Writer) -> None:
+    """Words no Scene holds under one function unit of the root; each punctuation mark under one of its own;
+    Scenes and centers with no primary parent under the root."""
+    words = [k for k in range(1, len(w.sk.tokens) + 1) if k not in w.owner and not w.sk.punct[k - 1]]
+    if words:
+        rest = w.unit()
+        w.edge(G.ROOT_ID, rest, "F")
+        for pos in words:
+            w.terminal(rest, pos)
+    for pos in (k for k in range(1, len(w.sk.tokens) + 1) if w.sk.punct[k - 1]):
+        mark = w.unit(type_="PNCT")
+        w.edge(G.ROOT_ID, mark, "U")
+        w.terminal(mark, pos)
+    for sid in w.scene_ids:
+        if sid not in w.parent:
+            w.edge(G.ROOT_ID, sid, "H")
+    for uid in [*w.centers.values(), *w.groups.values()]:
+        if uid not in w.parent:
+            w.edge(G.ROOT_ID, uid, "F")
+
+
+def skeleton_graph(sk: Skeleton) -> nx.DiGraph:
+    """The passage of a skeleton (see the module's description).
+
+    Raises
+    ------
+    ValueError
+        Two centers overlap without one holding the other, or a unit cannot be given a word.
+    """
+    w = _Writer(sk)
+    _build_centers(w)
+    _attach_scenes(w)
+    _leaves(w)
+    _rest(w)
+    repair(w)
+    if not exact(w, primary=True):
+        raise ValueError(f"cannot write the skeleton of passage {sk.passage_id} as UCCA")
+    return w.g
+
+
+def skeleton_xml(sk: Skeleton) -> bytes:
+    """The skeleton as standard UCCA XML (what ``samsa skeleton`` and ``samsa annotate`` write)."""
+    return to_standard_xml(skeleton_graph(sk))

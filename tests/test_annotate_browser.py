@@ -1,0 +1,286 @@
+"""``samsa annotate`` in a real browser: Debian's chromium, driven by Playwright (no browser download).
+
+The edits are driven from :func:`samsa.annotate.effort.script` (the actions the effort benchmark counts), with
+the page's own clicks and keys, so these tests also check that the page's edits are those of
+``samsa/annotate/edits.py``. Run only these: ``pytest -m browser``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from samsa.annotate.edits import PARTICIPANT_EDITS, Edit
+from samsa.annotate.effort import script
+from samsa.ucca.skeleton import Skeleton, skeleton_of
+from samsa.ucca.xml import load_passage
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SOURCES = [
+    "John got home and gave Mary a call.",
+    "I read the book that John wrote.",
+    "Traveling is fun.",
+    "The old man and the young woman left.",
+    'He wrote <script>alert("x")</script> & <img src=x onerror=alert(1)> here.',
+]
+GOLD = {1: "ucca/paper/1_john_home_call.xml", 2: "ucca/paper/2_read_book.xml", 3: "ucca/traveling_fun.xml",
+        4: "ucca/man_woman_left.xml"}  # fmt: skip
+KEYS = {"new_scene": "n", "delete_scene": "X", "set_main": "m", "set_words": "w", "add_participant": "a",
+        "add_remote_participant": "A", "add_scene_participant": "s", "recentre": "c", "remove_participant": "x",
+        "toggle_remote": "r", "make_implicit": "i", "link_scene": "l"}  # fmt: skip
+
+
+def _sync_api():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (the [test] extra)")
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium; .ci/run installs it)")
+    return sync_api
+
+
+class Annotator:
+    """A running ``samsa annotate``: its URL, its folder, its process."""
+
+    def __init__(self, source: Path, out: Path, lines: str) -> None:
+        self.out = out
+        command = [sys.executable, "-m", "samsa", "annotate", "--source", str(source), "--lines", lines,
+                   "--out", str(out), "--no-browser", "--port", "0", "-q"]  # fmt: skip
+        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        first = self.proc.stdout.readline() if self.proc.stdout else ""
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=(\S+)", first)
+        if not found:
+            raise AssertionError(f"no URL printed: {first!r} {self.proc.stderr.read() if self.proc.stderr else ''}")
+        self.url, self.port, self.token = found.group(0), int(found.group(1)), found.group(2)
+
+    def stop(self) -> tuple[int, str]:
+        self.proc.send_signal(signal.SIGINT)
+        _, err = self.proc.communicate(timeout=30)
+        return self.proc.returncode, err
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("annotate") / "src.txt"
+    path.write_text("\n".join(SOURCES) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    sync_api = _sync_api()
+    with sync_api.sync_playwright() as pw:
+        flags = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]  # fmt: skip
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=flags)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def annotator(source, tmp_path_factory) -> Iterator[Annotator]:
+    out = tmp_path_factory.mktemp("annotated") / "out"
+    out.mkdir()
+    (out / "2.xml").write_bytes((FIXTURES / GOLD[2]).read_bytes())  # another tool's annotation of line 2
+    a = Annotator(source, out, "1-5")
+    yield a
+    code, err = a.stop()
+    assert code == 0 and "stopped" in err
+
+
+def _page(browser, url: str):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.dialogs = []
+    page.errors = []
+    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+    return page
+
+
+def _open(page, line: int) -> None:
+    page.fill("#jump", str(line))
+    page.press("#jump", "Enter")
+    page.wait_for_function(f"() => document.querySelector('#meta').textContent.startsWith('line {line} ')")
+
+
+def _settled(page) -> None:
+    page.wait_for_function("() => (document.body.dataset.pending || '0') === '0'")
+
+
+def _select(page, words) -> None:
+    page.keyboard.press("Escape")
+    for w in words:
+        page.click(f".tok[data-pos='{w}']")
+
+
+def _do(page, e: Edit, current: Skeleton) -> None:
+    """One edit as a user makes it: the Scene (and participant) clicked, the words clicked, the key pressed."""
+    if e.name != "new_scene":
+        page.click(f".scene[data-scene='{e.scene}'] h2")
+    if e.name in PARTICIPANT_EDITS:
+        page.click(f".scene[data-scene='{e.scene}'] .participant[data-participant='{e.participant}']")
+    words = e.selection
+    if e.target is not None:  # a Scene is named by a word of its main relation
+        words = (current.scenes[e.target].main[0][0],)
+    _select(page, words)
+    page.keyboard.press(KEYS[e.name])
+
+
+def _gold(line: int) -> Skeleton:
+    return skeleton_of(load_passage(FIXTURES / GOLD[line]))
+
+
+def _skeleton_cli(line: int, tmp: Path) -> bytes:
+    """``samsa skeleton`` of the gold file, its passage ID the line's (as annotate names it)."""
+    src, dst = tmp / f"gold{line}", tmp / f"skel{line}"
+    src.mkdir()
+    shutil.copy(FIXTURES / GOLD[line], src / f"{line}.xml")
+    subprocess.run([sys.executable, "-m", "samsa", "skeleton", str(src), str(dst), "-q"], check=True)
+    data = (dst / f"{line}.xml").read_bytes()
+    return re.sub(rb'passageID="[^"]*"', f'passageID="{line}"'.encode(), data, count=1)
+
+
+def test_fixture_lines_annotated_from_their_parse_to_their_gold(annotator, browser, tmp_path):
+    """Lines 1 and 3: the parse's Scenes corrected by clicks and keys, the file the same as samsa skeleton of
+    the gold; as many edits as the effort benchmark counts."""
+    from samsa.annotate.edits import apply
+
+    page = _page(browser, annotator.url)
+    for line in (1, 3):
+        _open(page, line)
+        parse = Skeleton.from_json({"tokens": _tokens(page), "punct": _punct(page), "scenes": _parse_scenes(page)})
+        edits = script(parse, _gold(line))
+        assert edits, f"line {line}'s parse is already right: the test would check nothing"
+        current = parse.canonical()
+        for e in edits:
+            _do(page, e, current)
+            current = apply(current, e)
+        _settled(page)
+        assert page.inner_text("#edits") == f"edits on this line: {len(edits)}"
+        assert (annotator.out / f"{line}.xml").read_bytes() == _skeleton_cli(line, tmp_path)
+    assert not page.errors and not page.dialogs
+
+
+def _line_json(page) -> dict:
+    return page.evaluate(
+        "async () => (await fetch('/api/line/' + document.querySelector('#meta').textContent.split(' ')[1], "
+        "{headers: {'X-Samsa-Token': new URLSearchParams(location.search).get('token')}})).json()"
+    )
+
+
+def _tokens(page) -> list[str]:
+    return _line_json(page)["tokens"]
+
+
+def _punct(page) -> list[bool]:
+    return _line_json(page)["punct"]
+
+
+def _parse_scenes(page) -> list[dict]:
+    return _line_json(page)["parse"]["scenes"]
+
+
+def _saved(annotator: Annotator, line: int) -> Skeleton:
+    return skeleton_of(load_passage(annotator.out / f"{line}.xml"))
+
+
+def test_undo_and_redo_with_keys_and_buttons(annotator, browser):
+    page = _page(browser, annotator.url)
+    _open(page, 4)
+    parse = Skeleton.from_json({"tokens": _tokens(page), "punct": _punct(page), "scenes": _parse_scenes(page)})
+    page.click(".scene[data-scene='2'] h2")
+    page.keyboard.press("X")  # delete the third Scene ("young woman")
+    _settled(page)
+    assert len(_saved(annotator, 4).scenes) == len(parse.scenes) - 1
+    page.keyboard.press("z")
+    _settled(page)
+    assert _saved(annotator, 4).scenes == parse.canonical().scenes
+    page.click("#redo")
+    _settled(page)
+    assert len(_saved(annotator, 4).scenes) == len(parse.scenes) - 1
+    page.click("#undo")
+    _settled(page)
+    # keyboard only: the cursor to 'old' (the second word), space selects it, m makes it Scene 1's main relation
+    page.click(".scene[data-scene='0'] h2")
+    page.keyboard.press("Escape")
+    page.focus("#tokens .tok[data-pos='1']")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press(" ")
+    page.keyboard.press("m")
+    _settled(page)
+    assert _saved(annotator, 4).scenes[0].main == ((2,),)
+
+
+def test_another_tools_file_is_kept_until_the_user_says(annotator, browser):
+    before = (annotator.out / "2.xml").read_bytes()
+    page = _page(browser, annotator.url)
+    _open(page, 2)
+    assert "another tool" in page.inner_text("#banner")
+    page.keyboard.press("Enter")  # save as it is: refused, the file stays
+    _settled(page)
+    assert (annotator.out / "2.xml").read_bytes() == before
+    assert page.inner_text("#savestate") == "not saved"
+    page.click("#allow-replace")
+    _settled(page)
+    assert (annotator.out / "2.xml").read_bytes() != before
+    assert _saved(annotator, 2).scenes == _gold(2).scenes  # the foreign file's Scenes were what it showed
+
+
+def test_text_is_shown_as_text(annotator, browser):
+    page = _page(browser, annotator.url)
+    _open(page, 5)
+    shown = page.inner_text("#tokens").split("\n")
+    assert 'alert("x")</script' in shown and "<" in shown and "onerror" in shown
+    assert page.locator("#tokens script, #tokens img, #scenes script, #scenes img").count() == 0
+    page.click(".tok[data-pos='1']")
+    page.keyboard.press("n")
+    _settled(page)
+    assert not page.dialogs and not page.errors
+
+
+def test_screenshot_for_the_docs(annotator, browser, tmp_path):
+    page = _page(browser, annotator.url)
+    _open(page, 1)
+    page.click(".scene[data-scene='1'] h2")
+    page.click(".scene[data-scene='1'] .participant[data-participant='0']")
+    shot = tmp_path / "annotate.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+    if os.environ.get(
+        "SAMSA_UPDATE_SCREENSHOT"
+    ):  # docs/annotate.md's picture: SAMSA_UPDATE_SCREENSHOT=1 pytest -m browser
+        shutil.copy(shot, ROOT / "docs" / "images" / "annotate.png")
+
+
+def test_resume_after_a_restart(source, browser, tmp_path):
+    out = tmp_path / "resume"
+    first = Annotator(source, out, "1-3")
+    page = _page(browser, first.url)
+    assert page.inner_text("#meta").startswith("line 1 ")
+    page.click(".scene[data-scene='1'] h2")
+    _select(page, [8])
+    page.keyboard.press("m")
+    _settled(page)
+    page.close()
+    code, err = first.stop()
+    assert code == 0 and "1 of 3 lines annotated" in err
+    again = Annotator(source, out, "1-3")
+    try:
+        page = _page(browser, again.url)
+        assert page.inner_text("#meta").startswith("line 2 ")  # the first line not yet annotated
+        _open(page, 1)
+        assert "main relation: call" in page.inner_text(".scene[data-scene='1']")  # the saved Scenes, not the parse's
+    finally:
+        again.stop()

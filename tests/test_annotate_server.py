@@ -1,0 +1,201 @@
+"""``samsa annotate``'s server and session without a browser: the security cases, saving, and bad input."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from samsa.annotate.server import MAX_BODY, AnnotateServer
+from samsa.annotate.session import Line, Session
+from samsa.ucca.skeleton import Participant, SceneSkeleton, Skeleton, skeleton_of
+from samsa.ucca.xml import load_passage
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+PARSE = Skeleton(
+    ("John", "saw", "<script>", "."),
+    (False, False, False, True),
+    (SceneSkeleton((1, 2, 3), ((2,),), (Participant(((1,),)), Participant(((3,),)))),),
+)
+
+
+@pytest.fixture
+def served(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    session = Session([Line(3, "John saw <script> .", PARSE._replace(passage_id="3"), {1: 0.25, 2: 0.75})], out)
+    server = AnnotateServer(0, session)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server, out
+    server.shutdown()
+    server.server_close()
+
+
+def request(server, method, path, body=None, headers=None, token=True):
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    h = {"Host": f"127.0.0.1:{server.port}"}
+    if token:
+        h["X-Samsa-Token"] = server.token
+    if body is not None:
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        h.update({"Content-Type": "application/json", "Content-Length": str(len(data))})
+    else:
+        data = None
+    h.update(headers or {})
+    conn.request(method, path, body=data, headers=h)
+    r = conn.getresponse()
+    out = r.status, r.read(), dict(r.getheaders())
+    conn.close()
+    return out
+
+
+SCENES = {"scenes": [{"words": [1, 2, 3], "main": [[2]], "participants": [{"centers": [[1]], "scene": None}]}]}
+
+
+def test_listens_on_loopback_only(served):
+    server, _ = served
+    assert server.socket.getsockname()[0] == "127.0.0.1"
+    for other in (a for a in _own_addresses() if not a.startswith("127.")):  # where the machine has another address
+        with pytest.raises(OSError):
+            socket.create_connection((other, server.port), timeout=2)
+
+
+def _own_addresses() -> list[str]:
+    """This machine's IPv4 addresses: its name's, and the one a UDP socket would send from (nothing is sent)."""
+    found = set()
+    try:
+        found |= {a[4][0] for a in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)}
+    except OSError:
+        pass
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 9))
+            found.add(probe.getsockname()[0])
+        except OSError:
+            pass
+    return sorted(found)
+
+
+def test_token_required_on_page_assets_and_api(served):
+    server, _ = served
+    for path in ("/", "/annotate.js", "/api/overview", "/api/line/3"):
+        assert request(server, "GET", path, token=False)[0] == 403
+        assert request(server, "GET", path, headers={"X-Samsa-Token": "wrong"}, token=False)[0] == 403
+    status, body, headers = request(server, "GET", f"/?token={server.token}", token=False)
+    assert status == 200 and server.token.encode() in body
+    assert "script-src 'self'" in headers["Content-Security-Policy"] and headers["X-Frame-Options"] == "DENY"
+    assert request(server, "POST", "/api/line/3", SCENES, token=False)[0] == 403
+
+
+def test_foreign_host_and_cross_origin_requests_refused(served):
+    server, out = served
+    assert request(server, "GET", "/api/overview", headers={"Host": f"evil.example:{server.port}"})[0] == 403
+    assert request(server, "GET", "/api/overview", headers={"Origin": "http://evil.example"})[0] == 403
+    assert request(server, "POST", "/api/line/3", SCENES, headers={"Origin": "http://evil.example"})[0] == 403
+    assert (
+        request(server, "POST", "/api/line/3", SCENES, headers={"Origin": f"http://127.0.0.1:{server.port}"})[0] == 200
+    )
+    assert list(out.iterdir()) == [out / "3.xml"]
+
+
+def test_bodies_are_json_and_bounded(served):
+    server, out = served
+    assert request(server, "POST", "/api/line/3", b"x" * 10, headers={"Content-Type": "text/plain"})[0] == 415
+    assert request(server, "POST", "/api/line/3", b"{", headers={})[0] == 400
+    big = request(server, "POST", "/api/line/3", b"{}", headers={"Content-Length": str(MAX_BODY + 1)})
+    assert big[0] == 413
+    assert not any(out.iterdir())
+
+
+def test_nothing_is_written_outside_dir_or_under_other_names(served, tmp_path):
+    server, _ = served
+    for path in ("/api/line/../../x", "/api/line/4", "/api/line/03", "/api/line/3/../../x", "/api/line/-1"):
+        assert request(server, "POST", path, SCENES)[0] == 404
+    bad = {"scenes": [{"words": [9], "main": [[9]], "participants": []}]}
+    assert request(server, "POST", "/api/line/3", bad)[0] == 400  # a position beyond the line
+    assert request(server, "POST", "/api/line/3", {"scenes": [{"words": [4], "main": [[4]]}]})[0] == 400  # '.'
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == []
+    assert request(server, "POST", "/api/line/3", SCENES)[0] == 200
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["3.xml"]
+
+
+def test_saved_file_is_the_skeleton_and_reopens(served):
+    server, out = served
+    status, body, _ = request(server, "POST", "/api/line/3", SCENES)
+    assert status == 200 and json.loads(body)["overview"]["done"] == 1
+    sk = skeleton_of(load_passage(out / "3.xml"))
+    assert sk.scenes == (SceneSkeleton((1, 2, 3), ((2,),), (Participant(((1,),)),)),) and sk.passage_id == "3"
+    view = json.loads(request(server, "GET", "/api/line/3")[1])
+    assert view["status"] == "ours" and view["saved"]["scenes"][0]["main"] == [[2]]
+    assert view["tokens"][2] == "<script>" and view["scene_counts"] == {"1": 0.25, "2": 0.75}
+
+
+def test_a_file_another_tool_wrote_is_replaced_only_when_asked(served):
+    server, out = served
+    foreign = b"<root passageID='x'><layer layerID='0'/></root>"
+    (out / "3.xml").write_bytes(foreign)
+    assert json.loads(request(server, "GET", "/api/line/3")[1])["status"] == "foreign"
+    assert request(server, "POST", "/api/line/3", SCENES)[0] == 409
+    assert (out / "3.xml").read_bytes() == foreign
+    assert request(server, "POST", "/api/line/3", {**SCENES, "overwrite": True})[0] == 200
+    assert json.loads(request(server, "GET", "/api/line/3")[1])["status"] == "ours"
+
+
+def test_overlapping_centers_are_refused_not_written(served):
+    server, out = served
+    bad = {
+        "scenes": [{"words": [1, 2, 3], "main": [[2]], "participants": [{"centers": [[1, 2]]}, {"centers": [[2, 3]]}]}]
+    }
+    status, body, _ = request(server, "POST", "/api/line/3", bad)
+    assert status == 422 and "overlap" in json.loads(body)["error"]
+    assert not any(out.iterdir())
+
+
+# ---------------------------------------------------------------- bad input: one line, nothing written
+
+
+def annotate(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "samsa", "annotate", *args, "--no-browser", "-q"],
+                          capture_output=True, text=True, timeout=120, cwd=cwd)  # fmt: skip
+
+
+def _one_line(run) -> str:
+    assert run.returncode == 1, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in run.stderr, run.stderr
+    return lines[0]
+
+
+def test_bad_input_gets_one_line_and_nothing_written(tmp_path):
+    src = tmp_path / "src.txt"
+    src.write_text("John saw Mary.\nShe left.\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert "no line 3" in _one_line(annotate("--source", str(src), "--lines", "1,3", "--out", str(out)))
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert "file/out" in _one_line(annotate("--source", str(src), "--lines", "1", "--out", str(blocker / "out")))
+    assert "is not a directory" in _one_line(annotate("--source", str(src), "--lines", "1", "--out", str(blocker)))
+    other = tmp_path / "other.txt"
+    other.write_text("Another sentence.\nAnd another.\n", encoding="utf-8")
+    plan = tmp_path / "plan.json"
+    made = subprocess.run([sys.executable, "-m", "samsa", "sample", "--source", str(other), str(other), "--budget",
+                           "1", "-o", str(plan), "-q"], capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    assert "a plan for other sources" in _one_line(
+        annotate("--source", str(src), "--plan", str(plan), "--out", str(out))
+    )
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = _one_line(annotate("--source", str(src), "--lines", "1", "--out", str(out), "--port", str(port)))
+    assert f"port {port} is in use" in line
+    assert not out.exists()

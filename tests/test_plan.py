@@ -1,0 +1,207 @@
+"""``samsa sample`` and ``samsa score --plan``: the plan, the estimate end to end, and every refusal in one line with
+nothing written."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from samsa.cli import main
+
+GOLD = ("1_john_home_call.xml", "2_read_book.xml")
+
+
+@pytest.fixture
+def corpus(tmp_path, fixture_path):
+    """The paper's two sources and outputs, and a folder of their manual annotations named by line."""
+    src, out = fixture_path("paper_sources.txt"), fixture_path("paper_outputs.txt")
+    ann = tmp_path / "ann"
+    ann.mkdir()
+    for k, name in enumerate(GOLD, 1):
+        shutil.copy(fixture_path("ucca/paper") / name, ann / f"{k}.xml")
+    return src, out, ann
+
+
+def _one_line(capsys) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    return err[0]
+
+
+def test_a_plan_of_every_line_gives_the_manual_score_exactly(corpus, tmp_path, capsys):
+    src, out, ann = corpus
+    plan = tmp_path / "plan.json"
+    assert main(["sample", "--source", str(src), str(out), "--budget", "2", "-o", str(plan), "-q"]) == 0
+    capsys.readouterr()
+    doc = json.loads(plan.read_text())
+    assert doc["drawn"] == [1, 2] and doc["probabilities"] == [1.0, 1.0] and doc["lines"] == 2
+    assert doc["design"] == "doubt" and doc["seed"] == 0 and doc["parser"].startswith("builtin.v5+fast")
+    argv = ["score", "--plan", str(plan), "--source", str(src), "--ucca", str(ann), str(out), str(src), "-q", "--json"]
+    assert main(argv) == 0
+    first, second = json.loads(capsys.readouterr().out)
+    # every line annotated with probability 1: the estimate is the manual mean, with no doubt left
+    assert (first["estimate"]["samsa"], first["estimate"]["low"], first["estimate"]["high"]) == (75.0, 75.0, 75.0)
+    assert first["samsa"] == 75.0  # the headline reads the annotations too (mixed sources)
+    assert second["estimate_vs_first"]["difference"] == pytest.approx(second["estimate"]["samsa"] - 75.0)
+    assert first["estimate"]["signature"].startswith("estimate|method:tuned+floor.0.25+t|design:doubt|budget:2|")
+    assert "drawn:2|annotated:2|seed:0" in first["estimate"]["signature"]
+
+
+def test_the_table_shows_the_estimate_and_every_signature_labelled(corpus, tmp_path, capsys):
+    src, out, ann = corpus
+    plan = tmp_path / "plan.json"
+    assert main(["sample", "--source", str(src), str(out), str(src), "--budget", "2", "-o", str(plan), "-q"]) == 0
+    capsys.readouterr()
+    argv = ["score", "--plan", str(plan), "--source", str(src), "--ucca", str(ann), str(out), str(src), "-q"]
+    assert main(argv) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert "manual est. 95%" in table[0] and "vs first, est. 95%" in table[0]
+    assert "75.00 (75.00-75.00)" in table[2]
+    assert [line.split(": ")[0] for line in table[4:]] == ["samsa", "estimate"]
+
+
+def test_sampling_is_reproducible_and_spends_the_budget(tmp_path, fixture_path, capsys):
+    src = fixture_path("paper_sources.txt")
+    lines = tmp_path / "src.txt"
+    lines.write_text(src.read_text() * 20)  # 40 lines
+    plans = []
+    for seed in (5, 5, 6):
+        plan = tmp_path / f"p{seed}.json"
+        assert main(["sample", "--source", str(lines), str(lines), "--budget", "0.25", "--seed", str(seed),
+                     "-o", str(plan), "-q", "--json"]) == 0  # fmt: skip
+        summary = json.loads(capsys.readouterr().out)
+        doc = json.loads(plan.read_text())
+        assert summary["drawn"] == doc["drawn"] == sorted(doc["drawn"])
+        assert sum(doc["probabilities"]) == pytest.approx(10.0) and all(0 < p <= 1 for p in doc["probabilities"])
+        plans.append(doc["drawn"])
+    assert plans[0] == plans[1]
+
+
+def test_target_width_picks_the_budget(tmp_path, fixture_path, capsys):
+    src = fixture_path("paper_sources.txt")
+    lines = tmp_path / "src.txt"
+    lines.write_text(src.read_text() * 20)
+    plan = tmp_path / "plan.json"
+    argv = ["sample", "--source", str(lines), str(lines), "--target-width", "6", "-o", str(plan), "-q", "--json"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert max(summary["predicted_half_width"].values()) <= 6.0
+    assert json.loads(plan.read_text())["budget"] == "width:6"
+
+
+@pytest.mark.parametrize("budget", ["3", "0", "1.5x"])
+def test_a_budget_beyond_the_lines_is_refused(corpus, tmp_path, capsys, budget):
+    src, out, _ = corpus
+    plan = tmp_path / "plan.json"
+    assert main(["sample", "--source", str(src), str(out), "--budget", budget, "-o", str(plan), "-q"]) == 1
+    assert _one_line(capsys).startswith("samsa: error: ") and not plan.exists()
+
+
+@pytest.fixture
+def planned(corpus, tmp_path, capsys):
+    """A plan drawing both lines of the paper's sources."""
+    src, out, ann = corpus
+    plan = tmp_path / "plan.json"
+    assert main(["sample", "--source", str(src), str(out), "--budget", "2", "-o", str(plan), "-q"]) == 0
+    capsys.readouterr()
+    return src, out, ann, plan
+
+
+def _score(src, out, ann, plan, target):
+    return main(["score", "--plan", str(plan), "--source", str(src), "--ucca", str(ann), str(out), "-q", "--json",
+                 "-o", str(target)])  # fmt: skip
+
+
+def test_a_plan_for_other_sources_is_refused(planned, tmp_path, capsys):
+    src, out, ann, plan = planned
+    other = tmp_path / "other.txt"
+    other.write_text(src.read_text().replace("Mary", "Anna"))
+    target = tmp_path / "r.json"
+    assert _score(other, out, ann, plan, target) == 1
+    assert "a plan for other sources" in _one_line(capsys) and not target.exists()
+
+
+def test_a_drawn_line_without_its_annotation_is_refused(planned, tmp_path, capsys):
+    src, out, ann, plan = planned
+    (ann / "2.xml").unlink()
+    target = tmp_path / "r.json"
+    assert _score(src, out, ann, plan, target) == 1
+    line = _one_line(capsys)
+    assert "1 line(s) the plan drew have no annotation here" in line and line.endswith(": 2")
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("probabilities", [None, [1.0], [0.0, 1.0], [1.0, 1.5], ["x", 1.0]])
+def test_bad_probabilities_are_refused(planned, tmp_path, capsys, probabilities):
+    src, out, ann, plan = planned
+    doc = json.loads(plan.read_text())
+    if probabilities is None:
+        del doc["probabilities"]
+    else:
+        doc["probabilities"] = probabilities
+    plan.write_text(json.dumps(doc))
+    target = tmp_path / "r.json"
+    assert _score(src, out, ann, plan, target) == 1
+    line = _one_line(capsys)
+    assert "probabilit" in line and not target.exists()
+
+
+@pytest.mark.parametrize("plan_used", [True, False])
+def test_a_misnumbered_annotation_is_refused(planned, tmp_path, capsys, plan_used):
+    """Line 2's annotation saved as 1.xml (and line 1's as 2.xml): refused naming the file, the line and the word."""
+    src, out, ann, plan = planned
+    (ann / "1.xml").rename(ann / "tmp.xml")
+    (ann / "2.xml").rename(ann / "1.xml")
+    (ann / "tmp.xml").rename(ann / "2.xml")
+    target = tmp_path / "r.json"
+    if plan_used:
+        code = _score(src, out, ann, plan, target)
+    else:
+        code = main(["score", "--source", str(src), "--ucca", str(ann), str(out), "-q", "-o", str(target)])
+    assert code == 1 and not target.exists()
+    line = _one_line(capsys)
+    assert line == (f"samsa: error: {ann / '1.xml'}: does not annotate line 1 of {src}: it reads 'I' where the line "
+                    "reads 'John' (a file is named by the line it annotates: is this line 1's?)")  # fmt: skip
+
+
+def test_an_annotation_the_plan_did_not_draw_is_said_and_left_out(corpus, tmp_path, capsys):
+    src, out, ann = corpus
+    lines = tmp_path / "src.txt"
+    lines.write_text(src.read_text() * 3)  # 6 lines; the fixture's annotations fit lines 1-2, 3-4, 5-6
+    outs = tmp_path / "out.txt"
+    outs.write_text(out.read_text() * 3)
+    plan = tmp_path / "plan.json"
+    assert main(["sample", "--source", str(lines), str(outs), "--budget", "2", "--seed", "1", "-o", str(plan),
+                 "-q"]) == 0  # fmt: skip
+    capsys.readouterr()
+    drawn = json.loads(plan.read_text())["drawn"]
+    full = tmp_path / "full"
+    full.mkdir()
+    for k in range(1, 7):
+        shutil.copy(ann / f"{2 - k % 2}.xml", full / f"{k}.xml")
+    assert main(["score", "--plan", str(plan), "--source", str(lines), "--ucca", str(full), str(outs), "-q",
+                 "--json"]) == 0  # fmt: skip
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["estimate"]["lines_used"] == len(drawn)
+    assert "annotation(s) of lines the plan did not draw" in captured.err
+    assert result["samsa"] == 75.0 and "manual:6/6" in result["signature"]
+
+
+def test_evaluate_and_report_carry_the_estimate(planned, tmp_path, capsys):
+    src, out, ann, plan = planned
+    argv = ["evaluate", "--plan", str(plan), "--source", str(src), "--ucca", str(ann), "--refs", str(out),
+            "-m", "samsa,sari", str(out), str(src), "-q", "--json"]  # fmt: skip
+    assert main(argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    first, second = result["systems"].values()
+    assert (first["samsa"], first["samsa_est"], first["samsa_est_lo"], first["samsa_est_hi"]) == (75.0,) * 4
+    assert second["samsa_est_vs_first"] == pytest.approx(second["samsa_est"] - 75.0)
+    assert result["signatures"]["samsa_est"].startswith("estimate|method:tuned")
+    page = tmp_path / "r.html"
+    assert main(["report", "--plan", str(plan), "--source", str(src), "--ucca", str(ann), str(out), "-o", str(page),
+                 "-q"]) == 0  # fmt: skip
+    html = page.read_text()
+    assert '<table id="estimate-table">' in html and "75.00 [75.00, 75.00]" in html and "lines 1, 2" in html
