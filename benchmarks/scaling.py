@@ -3,7 +3,7 @@
 
 Usage:
     python benchmarks/scaling.py [--sizes 1000 10000 50000] [--jobs 2]
-    python benchmarks/scaling.py --long [--tokens 100 1000 5000 20000]      # scaling_long.json
+    python benchmarks/scaling.py --long [--tokens 100 1000 5000 20000]      # scaling.json, under "long"
 
 ``--long``: one line of N tokens, without sentence punctuation, scored against itself (``--max-tokens`` raised to
 N where N is above the default line limit), in English and German, one process (it is the worker), with and
@@ -23,6 +23,7 @@ N: chunks are independent and only sentence scores come back). Writes
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -145,8 +146,9 @@ def main() -> None:
     samsa = samsa_executable()
     if args.long:
         rows = long_rows(samsa, args.tokens)
-        write = {"command": "python benchmarks/scaling.py " + " ".join(sys.argv[1:]), "results": rows}
-        print(write_json("scaling_long.json", write))
+        kept = _kept()
+        kept["long"] = {"command": "python benchmarks/scaling.py " + " ".join(sys.argv[1:]), "results": rows}
+        print(write_json("scaling.json", kept))
         return
     d = DATA / "easse" / "test_sets" / "wikisplit"
     src = (d / "wikisplit.test.untok.orig").read_text(encoding="utf-8").splitlines()
@@ -169,7 +171,17 @@ def main() -> None:
     projection = {f"{n}_workers_hours": round(1_000_000 / (rate * n) / 3600, 2) for n in (2, 16, 64, 256)}
     write = {"command": "python benchmarks/scaling.py " + " ".join(sys.argv[1:]), "jobs": args.jobs,
              "results": rows, "per_worker_pairs_per_s": round(rate, 1), "projection_1M_pairs": projection}  # fmt: skip
+    if "long" in _kept():
+        write["long"] = _kept()["long"]
     print(write_json("scaling.json", write))
+
+
+def _kept() -> dict:
+    """scaling.json as it is (each part rewrites only its own)."""
+    from _data import RESULTS
+
+    path = RESULTS / "scaling.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
 if __name__ == "__main__":
