@@ -64,10 +64,33 @@ def _interval(e: Any, key: str) -> dict[str, Any]:
             "lines_used": e.n_used, "effective_lines": round(e.ess, 1)}  # fmt: skip
 
 
+def planned_run(
+    runtime: Runtime,
+    config: Any,
+    corpus: tuple[str, list[str]],
+    outputs: list[list[str]],
+    manual: dict[int, Path],
+    plan: Any,
+    calibration: Any,
+) -> Any:
+    """:func:`samsa.engine.planned.run_planned` with the run's cache, workers and progress bar."""
+    from samsa.engine.planned import run_planned
+
+    source_path, lines = corpus
+    cache = runtime.open_cache()
+    try:
+        with runtime.progress(len(lines), "samsa") as bar:
+            where = {"jobs": runtime.workers, "dask": runtime.dask, "progress": bar.update, "origin": source_path}
+            return run_planned(config, lines, outputs, manual, plan, calibration, cache=cache, **where)
+    finally:
+        if cache is not None:
+            cache.close()
+
+
 def score_planned(inputs: ScoreInputs, options: ScoreOptions, plan_path: str, runtime: Runtime, output: Output) -> int:
     """``samsa score --plan``."""
     from samsa.engine.plan import read_plan
-    from samsa.engine.planned import estimates, run_planned
+    from samsa.engine.planned import estimates
     from samsa.engine.uncertainty import parser_error_model, run_doubt
     from samsa.fileio import check_output_path
 
@@ -92,14 +115,7 @@ def score_planned(inputs: ScoreInputs, options: ScoreOptions, plan_path: str, ru
         from samsa.cli.inputs import check_count
 
         check_count(names[name], len(outs), source_path, len(lines))
-    cache = runtime.open_cache()
-    try:
-        with runtime.progress(len(lines), "samsa") as bar:
-            where = {"jobs": runtime.workers, "dask": runtime.dask, "progress": bar.update, "origin": source_path}
-            run = run_planned(config, lines, list(systems.values()), manual, plan, calibration, cache=cache, **where)
-    finally:
-        if cache is not None:
-            cache.close()
+    run = planned_run(runtime, config, (source_path, lines), list(systems.values()), manual, plan, calibration)
     mixed = run.mixed()
     named = replace(config, manual=f"{len(manual)}/{len(lines)}") if manual else config
     summaries = _summaries(mixed, named, list(systems), names)
@@ -172,7 +188,7 @@ def evaluate_planned(
     ``samsa_est_hi``, the same for ``samsa_abl``, and ``samsa_est_vs_first`` from the second system on)."""
     from samsa.config import shared_parser
     from samsa.engine.plan import read_plan
-    from samsa.engine.planned import estimates, run_planned
+    from samsa.engine.planned import estimates
     from samsa.engine.uncertainty import parser_error_model, run_doubt
     from samsa.scoring.metric import Samsa
     from samsa.scoring.result import CorpusTotals
@@ -186,14 +202,7 @@ def evaluate_planned(
     calibration = run_doubt(parser, wanted=True)
     assert calibration is not None
     config = inputs.config.samsa_config(parser)
-    cache = runtime.open_cache()
-    try:
-        with runtime.progress(len(sources), "samsa") as bar:
-            where = {"jobs": runtime.workers, "dask": runtime.dask, "progress": bar.update, "origin": source_path}
-            run = run_planned(config, sources, list(systems.values()), manual, plan, calibration, cache=cache, **where)
-    finally:
-        if cache is not None:
-            cache.close()
+    run = planned_run(runtime, config, (source_path, sources), list(systems.values()), manual, plan, calibration)
     named = replace(config, manual=f"{len(manual)}/{len(sources)}") if manual else config
     signature = plan.signature(sum(k in manual for k in plan.drawn))
     mixed = run.mixed()

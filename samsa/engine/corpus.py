@@ -99,31 +99,34 @@ def parse_with_doubt(
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
     origin: str | Sequence[str] | None = None,
+    graphs: bool = True,
 ) -> tuple[list[nx.DiGraph], list[LineDoubt], list[list[Any]]]:
     """Each sentence's one-best graph, its :class:`~samsa.engine.uncertainty.LineDoubt` (its calibrated trees,
     drawn by ``config.parser``, and each system's SAMSA on every one) and each system's sentence result on the
     one-best graph (``outputs``: a list of lines per system, scored with ``config``). Cached and in parallel as
-    every parse is; graph ``k`` gets passage ID ``k``."""
+    every parse is; graph ``k`` gets passage ID ``k``. ``graphs=False``: no graph comes back (the list is
+    empty), nor the trees' Scene texts."""
     parser = config.parser
     columns = list(zip(*outputs, strict=True)) if outputs else [()] * len(sentences)
     where = _origins(origin, len(sentences))
     items = (Item("parse", s, outs, o) for s, outs, o in zip(sentences, columns, where, strict=True))
     job = Job(config, uncertainty=calibration)
-    graphs, doubt, results = [], [], []
+    out, doubt, results = [], [], []
     run = run_corpus(
-        items, job, cache=cache, parser=parser, return_graphs=True, jobs=jobs, dask=dask,  # type: ignore[arg-type]
+        items, job, cache=cache, parser=parser, return_graphs=graphs, jobs=jobs, dask=dask,  # type: ignore[arg-type]
         progress=progress,
     )  # fmt: skip
     for line, (item, res) in enumerate(run, 1):
         scored = sentence_results(item, line, res)  # a scoring error is refused here, naming the line
         if res.menu is None or scored is None:
             raise RuntimeError("a parsed line came back without its trees")
-        graphs.append(_graph(res))
+        if graphs:
+            out.append(_graph(res))
         doubt.append(LineDoubt(res.menu, res.tree_scores, res.tree_scenes))
         results.append(scored)
-    for k, g in enumerate(graphs, 1):
+    for k, g in enumerate(out, 1):
         g.graph["passage_id"] = str(k)
-    return graphs, doubt, results
+    return out, doubt, results
 
 
 def score_means(

@@ -12,8 +12,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from samsa.config import SamsaConfig
-from samsa.engine.corpus import run_corpus
-from samsa.engine.pipeline import line_origin, sentence_results
+from samsa.engine.corpus import parse_with_doubt, run_corpus
+from samsa.engine.pipeline import sentence_results
 from samsa.engine.plan import Plan
 from samsa.engine.seams import EntryCache
 from samsa.engine.uncertainty import UncertaintyTotals
@@ -52,19 +52,13 @@ def doubt_lines(
 ) -> tuple[list[list[Any]], UncertaintyTotals]:
     """Parse every line with its doubt (cached, in parallel): per line each system's sentence result on the parse,
     and the lines' menus and tree scores."""
-    columns = list(zip(*outputs, strict=True))
+    _, lines, parsed = parse_with_doubt(
+        config, sources, outputs, calibration, cache=cache, jobs=jobs, dask=dask, progress=progress, origin=origin,
+        graphs=False,
+    )  # fmt: skip
     doubt = UncertaintyTotals(calibration)
-    parsed = []
-    pairs = enumerate(zip(sources, columns, strict=True), 1)
-    items = (Item("parse", s, outs, line_origin(origin, k)) for k, (s, outs) in pairs)
-    parser: Any = config.parser
-    run = run_corpus(items, Job(config, uncertainty=calibration), cache=cache, parser=parser, jobs=jobs,
-                     dask=dask, progress=progress)  # fmt: skip
-    for line, (item, res) in enumerate(run, 1):
-        scored = sentence_results(item, line, res)
-        assert scored is not None  # not lenient: a line that cannot be scored is refused
-        parsed.append(scored)
-        doubt.add(line, res.menu, res.tree_scores)
+    for k, line in enumerate(lines, 1):
+        doubt.add(k, line.menu, line.tree_scores)
     return parsed, doubt
 
 
