@@ -27,10 +27,10 @@ cache, ``samsa sample`` (budget 0.2) and ``samsa score --plan`` (its drawn lines
 
 ``--choose`` picks the estimator (``ht`` or ``tuned``), the floor and the uniform share (1: the uniform design) on
 the dev sets (Wiki dev and EWT dev for ``fast``, German-20K dev for ``de``): the narrowest intervals whose pooled
-coverage lies between 93% and 98% and whose worst output's is at least 90% (the acceptance's own figures), at both
-budgets, on each dev set, for
-single outputs and pairs (:data:`POOLED`, :data:`WORST`); without it, the shipped values (the weights' table) are
-used. The test sets are reported with them, once. Writes ``benchmarks/results/estimate.json``.
+coverage lies between 93% and 98% and whose worst output's is at least 91% (the 90% asked, plus a point for the
+simulation's own error and the step from dev to test), at both budgets, on each dev set, for single outputs and
+pairs (:data:`POOLED`, :data:`WORST`); without it, the shipped values (the weights' table) are used. The test
+sets are reported with them, once. Writes ``benchmarks/results/estimate.json``.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ FLOORS = (0.25, 0.3, 0.35, 0.4, 0.5, 0.75)
 SHARES = (1.0, 0.5)
 #: what the choice on the dev sets asks of coverage, pooled (a range: above it the interval is wider than it
 #: needs to be) and for the worst output, for single outputs and pairs, at both budgets
-POOLED, WORST = (0.93, 0.98), 0.90
+POOLED, WORST = (0.93, 0.98), 0.91
 
 
 def predicted_sq(coef: list[float], sp: np.ndarray, count_error: np.ndarray) -> np.ndarray:

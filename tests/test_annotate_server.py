@@ -199,3 +199,53 @@ def test_bad_input_gets_one_line_and_nothing_written(tmp_path):
         line = _one_line(annotate("--source", str(src), "--lines", "1", "--out", str(out), "--port", str(port)))
     assert f"port {port} is in use" in line
     assert not out.exists()
+
+
+# ---------------------------------------------------------------- live estimate, and German
+
+
+def test_the_live_estimate_is_score_with_the_plan(tmp_path):
+    """Once every drawn line is annotated, the session's estimate is what samsa score --plan gives."""
+    from samsa.engine.plan import read_plan
+
+    src, out = FIXTURES / "paper_sources.txt", FIXTURES / "paper_outputs.txt"
+    plan_path = tmp_path / "plan.json"
+    made = subprocess.run([sys.executable, "-m", "samsa", "sample", "--source", str(src), str(out), "--budget", "2",
+                           "-o", str(plan_path), "-q"], capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    sources = src.read_text(encoding="utf-8").splitlines()
+    plan = read_plan(plan_path, str(src), sources)
+    gold = {1: "ucca/paper/1_john_home_call.xml", 2: "ucca/paper/2_read_book.xml"}
+    ann = tmp_path / "ann"
+    ann.mkdir()
+    lines = [Line(k, sources[k - 1], skeleton_of(load_passage(FIXTURES / gold[k])), {}) for k in (1, 2)]
+    session = Session(lines, ann, plan.drawn, list(plan.score_args or ()))
+    assert session.estimate() == {"available": False, "why": "2 drawn line(s) to annotate"}
+    for k in (1, 2):
+        (ann / f"{k}.xml").write_bytes((FIXTURES / gold[k]).read_bytes())
+    live = session.estimate()
+    assert live["available"], live
+    scored = subprocess.run([sys.executable, "-m", "samsa", *(plan.score_args or ()), "--ucca", str(ann), "-f", "json",
+                             "-q"], capture_output=True, text=True, timeout=300)  # fmt: skip
+    row = json.loads(scored.stdout)
+    assert live["systems"] == [{"name": "paper_outputs.txt", "parsed": row["samsa"], "estimate": 75.0, "low": 75.0,
+                                "high": 75.0}]  # fmt: skip
+
+
+def test_german_lines_are_parsed_and_served_in_german(tmp_path):
+    src = FIXTURES / "de_sources.txt"
+    command = [sys.executable, "-m", "samsa", "annotate", "--lang", "de", "--source", str(src), "--lines", "1",
+               "--out", str(tmp_path / "ann"), "--no-browser", "--port", "0", "-q"]  # fmt: skip
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stdout.readline() if proc.stdout else ""
+        port, token = first.split(":")[-1].split("/")[0], first.strip().split("token=")[-1]
+        conn = http.client.HTTPConnection("127.0.0.1", int(port), timeout=10)
+        conn.request("GET", "/api/line/1", headers={"Host": f"127.0.0.1:{port}", "X-Samsa-Token": token})
+        view = json.loads(conn.getresponse().read())
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+    words = src.read_text(encoding="utf-8").splitlines()[0].split()
+    assert "".join(view["tokens"]) == "".join(words)  # the German tokenizer's tokens of the line
+    assert view["parse"]["scenes"] and sum(view["scene_counts"].values()) == pytest.approx(1.0, abs=1e-3)

@@ -37,7 +37,7 @@ def test_a_plan_of_every_line_gives_the_manual_score_exactly(corpus, tmp_path, c
     capsys.readouterr()
     doc = json.loads(plan.read_text())
     assert doc["drawn"] == [1, 2] and doc["probabilities"] == [1.0, 1.0] and doc["lines"] == 2
-    assert doc["design"] == "doubt" and doc["seed"] == 0 and doc["parser"].startswith("builtin.v5+fast")
+    assert doc["design"] == "uniform" and doc["seed"] == 0 and doc["parser"].startswith("builtin.v5+fast")
     argv = ["score", "--plan", str(plan), "--source", str(src), "--ucca", str(ann), str(out), str(src), "-q", "--json"]
     assert main(argv) == 0
     first, second = json.loads(capsys.readouterr().out)
@@ -45,7 +45,7 @@ def test_a_plan_of_every_line_gives_the_manual_score_exactly(corpus, tmp_path, c
     assert (first["estimate"]["samsa"], first["estimate"]["low"], first["estimate"]["high"]) == (75.0, 75.0, 75.0)
     assert first["samsa"] == 75.0  # the headline reads the annotations too (mixed sources)
     assert second["estimate_vs_first"]["difference"] == pytest.approx(second["estimate"]["samsa"] - 75.0)
-    assert first["estimate"]["signature"].startswith("estimate|method:tuned+floor.0.25+t|design:doubt|budget:2|")
+    assert first["estimate"]["signature"].startswith("estimate|method:tuned+floor.0.25+t|design:uniform|budget:2|")
     assert "drawn:2|annotated:2|seed:0" in first["estimate"]["signature"]
 
 

@@ -1,5 +1,5 @@
-"""``samsa sample``: draw the source lines to annotate, at random, with probabilities from the parse's doubt, into a
-plan that ``samsa score --plan`` turns into an estimate of the all-manual corpus SAMSA."""
+"""``samsa sample``: draw the source lines to annotate, at random with known probabilities (uniform, or from the
+parse's doubt), into a plan that ``samsa score --plan`` turns into an estimate of the all-manual corpus SAMSA."""
 
 from __future__ import annotations
 
@@ -181,12 +181,8 @@ def score_arguments(inputs: Any, plan_path: str) -> tuple[str, ...] | None:
             args += [option, value]
     if inputs.lowercase:
         args.append("--lowercase")
-    args += [
-        "--name",
-        *(name for name, _ in inputs.systems),
-        "--",
-        *(str(Path(p).resolve()) for _, p in inputs.systems),
-    ]
+    # the systems (absolute paths: never an option), then their names: options can follow (samsa annotate adds --ucca)
+    args += [*(str(Path(p).resolve()) for _, p in inputs.systems), "--name", *(name for name, _ in inputs.systems)]
     return tuple(args)
 
 
