@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,6 +26,27 @@ def pytest_configure(config: pytest.Config) -> None:
 def shared_data() -> Path:
     """``$SAMSA_DATA`` if set, else ``../shared/data`` beside the project."""
     return Path(os.environ.get("SAMSA_DATA") or ROOT.parent / "shared" / "data")
+
+
+@pytest.fixture(scope="session")
+def chromium() -> tuple[Any, str]:
+    """Playwright's sync API and Debian's chromium, for the tests marked ``browser``. Without either they skip,
+    with one line saying why; under ``SAMSA_REQUIRE_BROWSER=1`` (set by .ci/run once chromium is installed) they
+    fail instead, so that a CI run that passes has run them."""
+    missing = None
+    try:
+        from playwright import sync_api
+    except ImportError:
+        missing = "Playwright is not installed (the [test] extra)"
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        missing = missing or "Debian's chromium is not installed (apt-get install chromium; .ci/run installs it)"
+    if missing is not None:
+        if os.environ.get("SAMSA_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{missing}, and SAMSA_REQUIRE_BROWSER=1 asks for the browser tests")
+        pytest.skip(missing)
+    assert executable is not None
+    return sync_api, executable
 
 
 @pytest.fixture

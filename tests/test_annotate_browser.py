@@ -27,7 +27,6 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 SOURCES = [
     "John got home and gave Mary a call.",
     "I read the book that John wrote.",
@@ -40,13 +39,6 @@ GOLD = {1: "ucca/paper/1_john_home_call.xml", 2: "ucca/paper/2_read_book.xml", 3
 KEYS = {"new_scene": "n", "delete_scene": "X", "set_main": "m", "set_words": "w", "add_participant": "a",
         "add_remote_participant": "A", "add_scene_participant": "s", "recentre": "c", "remove_participant": "x",
         "toggle_remote": "r", "make_implicit": "i", "link_scene": "l"}  # fmt: skip
-
-
-def _sync_api():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (the [test] extra)")
-    if CHROMIUM is None:
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium; .ci/run installs it)")
-    return sync_api
 
 
 class Annotator:
@@ -77,12 +69,12 @@ def source(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator:
-    sync_api = _sync_api()
+def browser(chromium) -> Iterator:
+    sync_api, executable = chromium
     with sync_api.sync_playwright() as pw:
         flags = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]  # fmt: skip
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=flags)
+        b = pw.chromium.launch(executable_path=executable, args=flags)
         yield b
         b.close()
 

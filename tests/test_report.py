@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -18,8 +17,6 @@ from samsa.report import metrics as M
 from samsa.report.stats import paired_bootstrap, resample_indices
 from samsa.scoring.metric import Samsa
 from samsa.ucca.xml import list_passage_files, load_passage
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def lines(p: Path) -> list[str]:
@@ -83,14 +80,12 @@ def test_the_papers_example_is_explained(fixture_path):
                                                    "sentences_per_output"]  # reference-free: no SARI/BLEU  # fmt: skip
 
 
-def _browse(path: Path, shot: Path, fragment: str = "", width: int = 1280):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if CHROMIUM is None:
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+def _browse(chromium, path: Path, shot: Path, fragment: str = "", width: int = 1280):
+    sync_api, executable = chromium
     events: list[tuple[str, str]] = []
     requests: list[str] = []
     with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu",
+        browser = pw.chromium.launch(executable_path=executable, args=["--no-sandbox", "--disable-gpu",
                                      "--disable-background-networking", "--disable-component-update",
                                      "--disable-sync", "--no-first-run"])  # fmt: skip
         page = browser.new_page(viewport={"width": width, "height": 900})
@@ -119,7 +114,8 @@ def _browse(path: Path, shot: Path, fragment: str = "", width: int = 1280):
     return events, requests, state
 
 
-def test_report_on_hsplit_in_a_real_browser(data_dir, tmp_path, capsys):
+@pytest.mark.browser
+def test_report_on_hsplit_in_a_real_browser(chromium, data_dir, tmp_path, capsys):
     a = data_dir / "acl2018" / "All_system_outputs"
     out = tmp_path / "report.html"
     systems = [a / "Moses_all", a / "DSS_all", a / "SENTSh1_default_model_all", a / "SEMoses_all"]
@@ -134,7 +130,7 @@ def test_report_on_hsplit_in_a_real_browser(data_dir, tmp_path, capsys):
     assert data["systems"] == ["Moses", "DSS", "SENTS", "SEMoses"] and len(data["sentences"]) == 359
     for key in ("SARI", "BLEU", "SAMSA", "SAMSA-abl", "FKGL"):
         assert f">{key}</th>" in html
-    events, requests, state = _browse(out, tmp_path / "report.png")
+    events, requests, state = _browse(chromium, out, tmp_path / "report.png")
     assert events == []  # no console message, no page error
     assert requests == [out.resolve().as_uri()]  # the page itself, nothing else
     assert (tmp_path / "report.png").read_bytes()[:4] == b"\x89PNG"
@@ -144,14 +140,15 @@ def test_report_on_hsplit_in_a_real_browser(data_dir, tmp_path, capsys):
     # shown on the first sentence with a Scene without participants: its participant half counts 0.5
     line, k = next((e["line"], k) for e in data["sentences"] for k, sc in enumerate(e["scenes"]) if not sc["parts"])
     m = next(e for e in data["sentences"] if e["line"] == line)["systems"][0]["scenes"][k]
-    _, _, narrow = _browse(out, tmp_path / "narrow.png", f"#line={line}", width=760)
+    _, _, narrow = _browse(chromium, out, tmp_path / "narrow.png", f"#line={line}", width=760)
     assert narrow["overflow"] == 0 and narrow["table_overflow"] == 0
     mr = "1" if m["mr"] == 1 else "0" if m["mr"] == 0 else "0.50"
     assert f"0.5 \u00d7 {mr} + 0.5 \u00d7 0.5 (no participant) = {m['score']:.2f}" in narrow["arithmetic"]
     assert m["score"] == 0.5 * m["mr"] + 0.25
 
 
-def test_the_papers_example_in_the_browser(fixture_path, tmp_path, capsys):
+@pytest.mark.browser
+def test_the_papers_example_in_the_browser(chromium, fixture_path, tmp_path, capsys):
     out = tmp_path / "paper.html"
     assert main(["report", "--ucca", str(fixture_path("ucca/paper")), str(fixture_path("paper_outputs.txt")),
                  "--name", "bad-splits", "-o", str(out), "-q"]) == 0  # fmt: skip
@@ -159,7 +156,7 @@ def test_the_papers_example_in_the_browser(fixture_path, tmp_path, capsys):
     assert main(["report", "--ucca", str(fixture_path("ucca/paper")), str(fixture_path("paper_outputs.txt")),
                  "--name", "bad-splits", "-o", str(again), "-q"]) == 0  # fmt: skip
     assert again.read_bytes() == out.read_bytes()  # same input, same page (fixed bootstrap seed, no timestamps)
-    events, requests, state = _browse(out, tmp_path / "paper.png", "#line=1")
+    events, requests, state = _browse(chromium, out, tmp_path / "paper.png", "#line=1")
     assert events == [] and requests == [out.resolve().as_uri()]  # a fragment is not part of the request
     assert state["heading"] == "Line 1: 2 scene(s)" and state["scenes"] == 2
     # scene 1 (got home): main relation and both participants survive in sentence 1;
