@@ -172,3 +172,28 @@ def test_a_memory_error_is_one_line(tmp_path):
     assert r.returncode == 1
     (line,) = [x for x in r.stderr.strip().splitlines() if x.startswith("samsa:")]
     assert line.startswith("samsa: error: out of memory") and "lower --jobs" in line
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS as Linux keeps it")
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize(
+    ("tokens", "options"),
+    [(4600, ["--documents"]), (5000, ["--max-tokens", "6000"]), (20000, ["--max-tokens", "20000"])],
+)
+def test_over_long_input_under_a_3gb_cap_is_one_line(tmp_path, lang, tokens, options):
+    """docs/parser.md: under ``ulimit -v 3000000`` a 4,600-token document without sentence punctuation, a
+    5,000-token and a 20,000-token line each end in the parser's one-line refusal, exit 1, in either language."""
+    src = tmp_path / "src.txt"
+    src.write_text(long_line(tokens) + "\n", encoding="utf-8")
+    capped = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (3_000_000 * 1024, 3_000_000 * 1024))\n"
+        "sys.argv = ['samsa', *sys.argv[1:]]\n"
+        "from samsa.cli import console\n"
+        "console()\n"
+    )
+    command = [sys.executable, "-c", capped, "score", "--source", str(src), str(src), "--lang", lang, *options, "-q"]
+    r = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "Traceback" not in r.stderr and "MemoryError" not in r.stderr
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith(f"samsa: error: {src}:1: a sentence of {tokens} tokens, more than the parser's limit")
