@@ -1,4 +1,4 @@
-"""``samsa annotate``'s server and session without a browser: the security cases, saving, and bad input."""
+"""``samsa annotate``'s server and workspace without a browser: the security cases, saving, and bad input."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from samsa.annotate.server import MAX_BODY, AnnotateServer
-from samsa.annotate.session import Line, Session
+from samsa.annotate.workspace import Line, Workspace
 from samsa.ucca.skeleton import Participant, SceneSkeleton, Skeleton, skeleton_of
 from samsa.ucca.xml import load_passage
 
@@ -30,8 +30,8 @@ PARSE = Skeleton(
 def served(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
-    session = Session([Line(3, "John saw <script> .", PARSE._replace(passage_id="3"), {1: 0.25, 2: 0.75})], out)
-    server = AnnotateServer(0, session)
+    workspace = Workspace([Line(3, "John saw <script> .", PARSE._replace(passage_id="3"), {1: 0.25, 2: 0.75})], out)
+    server = AnnotateServer(0, workspace)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server, out
@@ -205,7 +205,7 @@ def test_bad_input_gets_one_line_and_nothing_written(tmp_path):
 
 
 def test_the_live_estimate_is_score_with_the_plan(tmp_path):
-    """Once every drawn line is annotated, the session's estimate is what samsa score --plan gives."""
+    """Once every drawn line is annotated, the workspace's estimate is what samsa score --plan gives."""
     from samsa.engine.plan import read_plan
 
     src, out = FIXTURES / "paper_sources.txt", FIXTURES / "paper_outputs.txt"
@@ -219,11 +219,11 @@ def test_the_live_estimate_is_score_with_the_plan(tmp_path):
     ann = tmp_path / "ann"
     ann.mkdir()
     lines = [Line(k, sources[k - 1], skeleton_of(load_passage(FIXTURES / gold[k])), {}) for k in (1, 2)]
-    session = Session(lines, ann, plan.drawn, list(plan.score_args or ()))
-    assert session.estimate() == {"available": False, "why": "2 drawn line(s) to annotate"}
+    workspace = Workspace(lines, ann, plan.drawn, list(plan.score_args or ()))
+    assert workspace.estimate() == {"available": False, "why": "2 drawn line(s) to annotate"}
     for k in (1, 2):
         (ann / f"{k}.xml").write_bytes((FIXTURES / gold[k]).read_bytes())
-    live = session.estimate()
+    live = workspace.estimate()
     assert live["available"], live
     scored = subprocess.run([sys.executable, "-m", "samsa", *(plan.score_args or ()), "--ucca", str(ann), "-f", "json",
                              "-q"], capture_output=True, text=True, timeout=300)  # fmt: skip

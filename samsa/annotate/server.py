@@ -10,8 +10,8 @@ Every request is checked before anything else, in this order:
 - a POST must be JSON (``Content-Type: application/json``), with a ``Content-Length`` of at most
   :data:`MAX_BODY` bytes: 411, 413 or 415 otherwise.
 
-Paths are matched whole; a line number in a path is one of the session's lines, and only
-:meth:`~samsa.annotate.session.Session.save` writes, to ``DIR/N.xml``. Every response forbids caching and
+Paths are matched whole; a line number in a path is one of the workspace's lines, and only
+:meth:`~samsa.annotate.workspace.Workspace.save` writes, to ``DIR/N.xml``. Every response forbids caching and
 framing, and the page runs under a content security policy that allows only this server's own scripts and
 styles: the text of a sentence is put into the page as text, never as markup.
 """
@@ -27,15 +27,18 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from samsa.annotate.session import SaveError, Session
+from samsa.annotate.workspace import SaveError, Workspace
 
 __all__ = ["MAX_BODY", "AnnotateServer", "make_server"]
 
 #: the largest request body accepted (a skeleton of a 1000-token line is far smaller)
 MAX_BODY = 1 << 20
 
-ASSETS = {"/": ("index.html", "text/html"), "/annotate.js": ("annotate.js", "text/javascript"),
-          "/annotate.css": ("annotate.css", "text/css")}  # fmt: skip
+ASSETS = {
+    "/": ("index.html", "text/html"),
+    "/annotate.js": ("annotate.js", "text/javascript"),
+    "/annotate.css": ("annotate.css", "text/css"),
+}
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
@@ -44,14 +47,14 @@ LINE_PATH = re.compile(r"/api/line/([1-9][0-9]{0,9})")
 
 
 class AnnotateServer(ThreadingHTTPServer):
-    """The server: the session it serves, its token, the hosts and origins it answers."""
+    """The server: the workspace it serves, its token, the hosts and origins it answers."""
 
     daemon_threads = True
     allow_reuse_address = False  # a port in use is refused, never shared
 
-    def __init__(self, port: int, session: Session, token: str | None = None) -> None:
+    def __init__(self, port: int, workspace: Workspace, token: str | None = None) -> None:
         super().__init__(("127.0.0.1", port), Handler)
-        self.session = session
+        self.workspace = workspace
         self.token = token or secrets.token_urlsafe(24)
         self.port = self.server_address[1]
         self.hosts = {f"127.0.0.1:{self.port}", f"localhost:{self.port}"}
@@ -62,8 +65,8 @@ class AnnotateServer(ThreadingHTTPServer):
         return f"http://127.0.0.1:{self.port}/?token={self.token}"
 
 
-def make_server(port: int, session: Session) -> AnnotateServer:
-    return AnnotateServer(port, session)
+def make_server(port: int, workspace: Workspace) -> AnnotateServer:
+    return AnnotateServer(port, workspace)
 
 
 def _asset(name: str) -> bytes:
@@ -136,7 +139,7 @@ class Handler(BaseHTTPRequestHandler):
         if not self._allowed():
             return
         path = urlsplit(self.path).path
-        session = self.server.session
+        workspace = self.server.workspace
         if path in ASSETS:
             name, kind = ASSETS[path]
             body = _asset(name)
@@ -144,11 +147,11 @@ class Handler(BaseHTTPRequestHandler):
                 body = body.replace(b"{{TOKEN}}", self.server.token.encode())
             self._send(200, body, kind)
         elif path == "/api/overview":
-            self._json(session.overview())
+            self._json(workspace.overview())
         elif path == "/api/estimate":
-            self._json(session.estimate())
-        elif (m := LINE_PATH.fullmatch(path)) and int(m.group(1)) in session.lines:
-            self._json(session.open(int(m.group(1))))
+            self._json(workspace.estimate())
+        elif (m := LINE_PATH.fullmatch(path)) and int(m.group(1)) in workspace.lines:
+            self._json(workspace.open(int(m.group(1))))
         else:
             self._refuse(404, "not found")
 
@@ -156,14 +159,14 @@ class Handler(BaseHTTPRequestHandler):
         if not self._allowed():
             return
         m = LINE_PATH.fullmatch(urlsplit(self.path).path)
-        if not m or int(m.group(1)) not in self.server.session.lines:
+        if not m or int(m.group(1)) not in self.server.workspace.lines:
             self._refuse(404, "not found")
             return
         ok, doc = self._body()
         if not ok:
             return
         try:
-            self._json(self.server.session.save(int(m.group(1)), doc))
+            self._json(self.server.workspace.save(int(m.group(1)), doc))
         except SaveError as e:
             self._refuse(e.status, str(e))
 

@@ -1,6 +1,6 @@
 """What ``samsa annotate`` serves: the lines to annotate, their parse, and the files it saves.
 
-A :class:`Session` knows each line's tokens, its parse's skeleton and doubt, and the folder where line N is
+A :class:`Workspace` knows each line's tokens, its parse's skeleton and doubt, and the folder where line N is
 saved as ``N.xml`` (the name ``samsa score --ucca DIR`` reads beside ``--source``). It writes nothing else, only
 there, and never over a file that another tool wrote unless asked (:func:`file_status`). The HTTP layer
 (:mod:`samsa.annotate.server`) only checks requests and hands them here.
@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from samsa.ucca.skeleton import Participant, SceneSkeleton, Skeleton, skeleton_of
 from samsa.ucca.skeleton_write import WRITTEN_BY, skeleton_xml
 
-__all__ = ["Line", "SaveError", "Session", "file_status"]
+__all__ = ["Line", "SaveError", "Workspace", "file_status"]
 
 
 class Line(NamedTuple):
@@ -105,7 +105,7 @@ def read_skeleton(doc: Any, line: Line) -> Skeleton:
     return line.parse._replace(scenes=tuple(scenes), passage_id=str(line.number)).canonical()
 
 
-class Session:
+class Workspace:
     """The lines, the folder, and the plan's estimate command (None without a plan, or when the plan cannot
     name its systems)."""
 

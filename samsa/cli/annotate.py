@@ -74,9 +74,9 @@ def run(args: argparse.Namespace) -> int:
         runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
         lines = parsed_lines(numbers, sources, parser_name(args.parser, lang), runtime, plan)
         make_directory(out)
-        from samsa.annotate.session import Session
+        from samsa.annotate.workspace import Workspace
 
-        server.session = Session(lines, out, plan.drawn if plan else None, _estimate_args(plan))
+        server.workspace = Workspace(lines, out, plan.drawn if plan else None, _estimate_args(plan))
         return serve(server, out, not args.no_browser)
     finally:
         server.server_close()
@@ -119,7 +119,7 @@ def bind(port: int) -> Any:
     from samsa.annotate.server import AnnotateServer
 
     try:
-        return AnnotateServer(port, None)  # type: ignore[arg-type]  # the session comes once the lines are parsed
+        return AnnotateServer(port, None)  # type: ignore[arg-type]  # the workspace comes once the lines are parsed
     except OSError as e:
         if e.errno == errno.EADDRINUSE:
             raise InputError(None, None, f"port {port} is in use: choose another with --port, or --port 0") from None
@@ -128,7 +128,7 @@ def bind(port: int) -> Any:
 
 def parsed_lines(numbers: list[int], sources: list[str], parser: str, runtime: Runtime, plan: Any) -> list[Any]:
     """Each line to annotate with its parse's skeleton and Scene-count distribution (when the parser has doubt)."""
-    from samsa.annotate.session import Line
+    from samsa.annotate.workspace import Line
     from samsa.config import SamsaConfig
     from samsa.engine.corpus import parse_corpus, parse_with_doubt
     from samsa.engine.uncertainty import run_doubt
@@ -139,20 +139,14 @@ def parsed_lines(numbers: list[int], sources: list[str], parser: str, runtime: R
     parsing = get_parser(parser)
     calibration = run_doubt(parsing, wanted=True, unless_unavailable=True)
     texts = [sources[k - 1] for k in numbers]
-    cache = runtime.open_cache()
-    try:
-        with runtime.progress(len(texts), "parse") as bar:
-            where = {"cache": cache, "jobs": runtime.workers, "dask": runtime.dask, "progress": bar.update}
-            if calibration is None:
-                graphs = parse_corpus(parsing, texts, **where)
-                counts: list[dict[int, float]] = [{} for _ in texts]
-            else:
-                config = SamsaConfig(parser=parsing)
-                graphs, doubt, _ = parse_with_doubt(config, texts, [], calibration, **where)
-                counts = [scene_counts(d.menu, calibration) for d in doubt]
-    finally:
-        if cache is not None:
-            cache.close()
+    with runtime.parse_run(len(texts), "parse") as where:
+        if calibration is None:
+            graphs = parse_corpus(parsing, texts, **where)
+            counts: list[dict[int, float]] = [{} for _ in texts]
+        else:
+            config = SamsaConfig(parser=parsing)
+            graphs, doubt, _ = parse_with_doubt(config, texts, [], calibration, **where)
+            counts = [scene_counts(d.menu, calibration) for d in doubt]
     return [
         Line(
             k,
@@ -180,7 +174,7 @@ def serve(server: Any, out: Path, browser: bool) -> int:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
-    overview = server.session.overview()
+    overview = server.workspace.overview()
     print(
         f"samsa annotate: stopped; {overview['done']} of {overview['total']} lines annotated in {out}", file=sys.stderr
     )

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from samsa.cli.io import int_at_least
@@ -198,6 +200,24 @@ class Runtime(NamedTuple):
         from samsa.engine.cache import ParseCache
 
         return ParseCache(self.cache)
+
+    @contextmanager
+    def parse_run(self, total: int, desc: str, origin: Any = None) -> Iterator[dict[str, Any]]:
+        """The keyword arguments every parse run takes (``cache``, ``jobs``, ``dask``, ``progress``, ``origin``):
+        the parse cache is open and the progress bar runs for the block, both closed when it ends."""
+        cache = self.open_cache()
+        try:
+            with self.progress(total, desc) as bar:
+                yield {
+                    "cache": cache,
+                    "jobs": self.workers,
+                    "dask": self.dask,
+                    "progress": bar.update,
+                    "origin": origin,
+                }
+        finally:
+            if cache is not None:
+                cache.close()
 
     def progress(self, total: int | None, desc: str) -> Any:
         """A progress bar on stderr (off with ``--quiet`` or when stderr is no terminal)."""

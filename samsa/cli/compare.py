@@ -199,21 +199,13 @@ def _parse(
 
     parser = get_parser(inputs.parser)
     calibration = run_doubt(parser, wanted=inputs.parse_uncertainty, compat=inputs.config["compat"])
-    cache = runtime.open_cache()
     sentences = [tokens(g) for g in gold]
-    where = {"jobs": runtime.workers, "dask": runtime.dask, "origin": [str(f) for f in files]}
-    try:
-        with runtime.progress(len(gold), "parse") as bar:
-            if calibration is None:
-                return parse_corpus(parser, sentences, cache=cache, progress=bar.update, **where), parser, None  # type: ignore[arg-type]
-            parsed, lines, _ = parse_with_doubt(
-                inputs.samsa_config(parser), sentences, list(systems.values()), calibration, cache=cache,
-                progress=bar.update, **where,  # type: ignore[arg-type]
-            )  # fmt: skip
-            return parsed, parser, (UncertaintyTotals(calibration), lines)
-    finally:
-        if cache is not None:
-            cache.close()
+    with runtime.parse_run(len(gold), "parse", [str(f) for f in files]) as where:
+        if calibration is None:
+            return parse_corpus(parser, sentences, **where), parser, None
+        config = inputs.samsa_config(parser)
+        parsed, lines, _ = parse_with_doubt(config, sentences, list(systems.values()), calibration, **where)
+        return parsed, parser, (UncertaintyTotals(calibration), lines)
 
 
 def _check_tokens(gold: list[Any], parsed: list[Any], gold_files: list[Any], parsed_files: list[Any]) -> None:

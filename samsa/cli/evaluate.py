@@ -359,9 +359,13 @@ def _statistics(
         from samsa.report.intervals import add_parse_bootstrap
 
         add_parse_bootstrap(
-            result, doubt, resamples=inputs.bootstrap, seed=inputs.seed, intervals=inputs.confidence,
+            result,
+            doubt,
+            resamples=inputs.bootstrap,
+            seed=inputs.seed,
+            intervals=inputs.confidence,
             paired=inputs.paired,
-        )  # fmt: skip
+        )
     lexical_bootstrap = list(inputs.metrics)
     if doubt is not None:  # SAMSA's figures are the parse bootstrap's; the others' as without it, when any
         lexical_bootstrap = [m for m in inputs.metrics if m in RESAMPLABLE]

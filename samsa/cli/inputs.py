@@ -160,8 +160,21 @@ class ScoreInputs(NamedTuple):
 
 #: what the comparison of an annotation with its source line ignores: quotes written one way or another, PTB's
 #: bracket escapes, case and spaces (tokenizers differ in all of these, never in the words)
-_SAME = {"``": '"', "''": '"', "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2018": "'", "\u2019": "'",
-         "-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}  # fmt: skip
+_SAME = {
+    "``": '"',
+    "''": '"',
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u201e": '"',
+    "\u2018": "'",
+    "\u2019": "'",
+    "-LRB-": "(",
+    "-RRB-": ")",
+    "-LSB-": "[",
+    "-RSB-": "]",
+    "-LCB-": "{",
+    "-RCB-": "}",
+}
 
 
 def _chars(words: list[str]) -> tuple[str, list[int]]:

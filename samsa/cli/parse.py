@@ -7,7 +7,7 @@ import shutil
 
 from samsa.cli.common import Runtime, add_language_option, add_runtime_options, parser_name, resolve_language
 from samsa.engine.pipeline import line_origin
-from samsa.engine.worker import Item, Job
+from samsa.engine.worker import Item
 from samsa.fileio import (
     DEFAULT_MAX_TOKENS,
     check_output_path,
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
 def parse(source: str, target: str, parser: str, tokenized: bool, runtime: Runtime) -> int:
     """Parse the lines of ``source`` (whitespace tokens when ``tokenized``) into the XML files of ``target``."""
-    from samsa.engine.corpus import run_corpus
+    from samsa.engine.corpus import parse_items
 
     out = check_output_path(target, [source], directory=True)
     check_reusable(out, "samsa parse")
@@ -88,14 +88,9 @@ def parse(source: str, target: str, parser: str, tokenized: bool, runtime: Runti
     # run leaves the old directory as it was, and a finished one never keeps files of an earlier, longer run
     staging = staging_directory(out)
     items = (Item("parse", s, origin=line_origin(source, k)) for k, s in enumerate(sentences, 1))
-    stream = run_corpus(
-        items, Job.parse_only(parsing), cache=cache, parser=parsing, return_graphs=True, jobs=runtime.workers,
-        dask=runtime.dask, progress=bar.update,
-    )  # fmt: skip
+    stream = parse_items(parsing, items, cache=cache, jobs=runtime.workers, dask=runtime.dask, progress=bar.update)
     try:
-        for k, (_, res) in enumerate(stream, 1):
-            g = res.graph
-            assert g is not None  # parse items come back with their graph (return_graphs)
+        for k, g in enumerate(stream, 1):
             name = f"{k:0{width}d}"
             g.graph["passage_id"] = name
             (staging / f"{name}.xml").write_bytes(to_standard_xml(g))

@@ -60,8 +60,14 @@ def estimate_fields(estimates: list[dict[str, Any]], signature: str) -> list[dic
 
 
 def _interval(e: Any, key: str) -> dict[str, Any]:
-    return {key: round(e.value, 4), "low": round(e.low, 4), "high": round(e.high, 4), "se": round(e.se, 4),
-            "lines_used": e.n_used, "effective_lines": round(e.ess, 1)}  # fmt: skip
+    return {
+        key: round(e.value, 4),
+        "low": round(e.low, 4),
+        "high": round(e.high, 4),
+        "se": round(e.se, 4),
+        "lines_used": e.n_used,
+        "effective_lines": round(e.ess, 1),
+    }
 
 
 def planned_run(
@@ -77,14 +83,8 @@ def planned_run(
     from samsa.engine.planned import run_planned
 
     source_path, lines = corpus
-    cache = runtime.open_cache()
-    try:
-        with runtime.progress(len(lines), "samsa") as bar:
-            where = {"jobs": runtime.workers, "dask": runtime.dask, "progress": bar.update, "origin": source_path}
-            return run_planned(config, lines, outputs, manual, plan, calibration, cache=cache, **where)
-    finally:
-        if cache is not None:
-            cache.close()
+    with runtime.parse_run(len(lines), "samsa", source_path) as where:
+        return run_planned(config, lines, outputs, manual, plan, calibration, **where)
 
 
 def score_planned(inputs: ScoreInputs, options: ScoreOptions, plan_path: str, runtime: Runtime, output: Output) -> int:
@@ -120,8 +120,9 @@ def score_planned(inputs: ScoreInputs, options: ScoreOptions, plan_path: str, ru
     named = replace(config, manual=f"{len(manual)}/{len(lines)}") if manual else config
     summaries = _summaries(mixed, named, list(systems), names)
     signature = plan.signature(sum(k in manual for k in plan.drawn))
-    for summary, fields in zip(summaries, estimate_fields(estimates(run, parser_error_model(parser)), signature),
-                               strict=True):  # fmt: skip
+    for summary, fields in zip(
+        summaries, estimate_fields(estimates(run, parser_error_model(parser)), signature), strict=True
+    ):
         summary.update(fields)
     if options.parse_uncertainty:
         for s, summary in enumerate(summaries):
@@ -173,11 +174,13 @@ def report_estimate(
     fields = estimate_fields(estimates(run, parser_error_model(parser)), signature)
     parsed_means = [sum(line[s].samsa for line in results) / len(results) for s in range(len(systems))]
     return {
-        "systems": [{"system": name, "parsed": round(m, 4), **f} for name, m, f in zip(systems, parsed_means, fields,
-                                                                                      strict=True)],
+        "systems": [
+            {"system": name, "parsed": round(m, 4), **f}
+            for name, m, f in zip(systems, parsed_means, fields, strict=True)
+        ],
         "annotated": sorted(k for k in manual if k in plan.drawn),
         "signature": signature,
-    }  # fmt: skip
+    }
 
 
 def evaluate_planned(

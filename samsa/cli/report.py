@@ -139,9 +139,13 @@ class ReportInputs(NamedTuple):
         """(source path, sources or [] for --ucca alone, references per sentence or None)."""
         if self.test_set or self.source or self.refs:
             return read_corpus(
-                self.test_set, self.source, list(self.refs), self.data, documents=self.documents,
+                self.test_set,
+                self.source,
+                list(self.refs),
+                self.data,
+                documents=self.documents,
                 want_refs=not self.no_refs,
-            )  # fmt: skip
+            )
         if not self.ucca:
             raise InputError(None, None, "no sources: give -t NAME, --source FILE or --ucca DIR")
         return self.ucca, [], None
@@ -260,18 +264,11 @@ def _parsed(
     trees, each system's score on every one, and each system's sentence result (scored in the same run)."""
     from samsa.engine.corpus import parse_corpus, parse_with_doubt
 
-    cache = runtime.open_cache()
-    try:
-        with runtime.progress(len(sources), "parse") as bar:
-            where = {"jobs": runtime.workers, "dask": runtime.dask, "progress": bar.update, "origin": source_path}
-            if calibration is None:
-                return parse_corpus(parser, sources, cache=cache, **where), None, None
-            config = inputs.samsa_config(parser)
-            outputs = list(systems.values())
-            return parse_with_doubt(config, sources, outputs, calibration, cache=cache, **where)
-    finally:
-        if cache is not None:
-            cache.close()
+    with runtime.parse_run(len(sources), "parse", source_path) as where:
+        if calibration is None:
+            return parse_corpus(parser, sources, **where), None, None
+        config = inputs.samsa_config(parser)
+        return parse_with_doubt(config, sources, list(systems.values()), calibration, **where)
 
 
 def _documents_report(inputs: ReportInputs, runtime: Runtime, source_path: str, sources: list[str], refs: Any) -> int:
@@ -298,18 +295,8 @@ def _documents_report(inputs: ReportInputs, runtime: Runtime, source_path: str, 
             for k, x in enumerate(sources, 1)
         ]
         parser = get_parser(inputs.parser)
-        cache = runtime.open_cache()
-        try:
-            with runtime.progress(sum(map(len, texts)), "parse") as bar:
-                graphs = list(
-                    parse_documents(
-                        parser, texts, cache=cache, jobs=runtime.workers, dask=runtime.dask, progress=bar.update,
-                        origin=source_path,
-                    )
-                )  # fmt: skip
-        finally:
-            if cache is not None:
-                cache.close()
+        with runtime.parse_run(sum(map(len, texts)), "parse", source_path) as where:
+            graphs = list(parse_documents(parser, texts, **where))
         annotation = f"parsed ({parser.signature()})"
     info = {"title": "SAMSA report (documents)", "test_set": None, "annotation": annotation}
     return _report(inputs, runtime, Page(graphs, sources, systems, refs, parser, info, True))

@@ -139,15 +139,8 @@ def sample(inputs: Any, how: Sampling, runtime: Runtime, output: Output) -> int:
     assert calibration is not None
     model = parser_error_model(parser)
     config = inputs_config(inputs, parser)
-    cache = runtime.open_cache()
-    try:
-        with runtime.progress(len(sources), "sample") as bar:
-            where = {"jobs": runtime.workers, "dask": runtime.dask, "progress": bar.update, "origin": source_path}
-            parsed, doubt = doubt_lines(config, [it.source for it in items], list(systems.values()), calibration,
-                                        cache=cache, **where)  # fmt: skip
-    finally:
-        if cache is not None:
-            cache.close()
+    with runtime.parse_run(len(sources), "sample", source_path) as where:
+        parsed, doubt = doubt_lines(config, [it.source for it in items], list(systems.values()), calibration, **where)
     plan = draw_plan(parsed, doubt, model, how, source_path, sources_digest(sources), parser.signature())
     plan = plan._replace(score_args=score_arguments(inputs, how.path))
     atomic_write_text(how.path, plan.to_json())
@@ -175,8 +168,11 @@ def score_arguments(inputs: Any, plan_path: str) -> tuple[str, ...] | None:
         args += ["--source", str(Path(inputs.source).resolve())]
     else:
         args += ["-t", inputs.test_set, *(["--data", str(Path(inputs.data).resolve())] if inputs.data else [])]
-    for option, value in (("--tokenizer", inputs.tokenizer), ("--sentence-separator", inputs.separator),
-                          ("--splitter", inputs.splitter)):  # fmt: skip
+    for option, value in (
+        ("--tokenizer", inputs.tokenizer),
+        ("--sentence-separator", inputs.separator),
+        ("--splitter", inputs.splitter),
+    ):
         if value is not None:
             args += [option, value]
     if inputs.lowercase:
@@ -221,12 +217,22 @@ def draw_plan(
     drawn = np.flatnonzero(draw_lines(pi, how.seed)) + 1
     widths = {f"system_{s}": round(Z95 * design_variance(p, pi) ** 0.5, 3) for s, p in enumerate(pred)}
     estimator = {"method": model.method, "floor": model.floor, "quantile": model.quantile}
+    parsed_means = [round(float(np.mean([line[s].samsa for line in parsed])), 4) for s in range(len(pred))]
+    predicted = {"expected_lines": round(float(pi.sum()), 2), "half_width": widths, "parsed_samsa": parsed_means}
     return Plan(
-        tuple(int(k) for k in drawn), tuple(float(p) for p in pi), how.seed, design, budget_text, source_path, n,
-        digest, parser, doubt.calibration.signature(), estimator,
-        {"expected_lines": round(float(pi.sum()), 2), "half_width": widths,
-         "parsed_samsa": [round(float(np.mean([line[s].samsa for line in parsed])), 4) for s in range(len(pred))]},
-    )  # fmt: skip
+        drawn=tuple(int(k) for k in drawn),
+        probabilities=tuple(float(p) for p in pi),
+        seed=how.seed,
+        design=design,
+        budget=budget_text,
+        sources=source_path,
+        lines=n,
+        digest=digest,
+        parser=parser,
+        calibration=doubt.calibration.signature(),
+        estimator=estimator,
+        predicted=predicted,
+    )
 
 
 def _budget(text: str, n: int) -> tuple[str, float]:
@@ -246,11 +252,18 @@ def _summary(plan: Any, names: list[str], how: Sampling, fmt: str) -> str:
     widths = list(plan.predicted["half_width"].values())
     if fmt == "json":
         return json.dumps(
-            {"plan": how.path, "lines": plan.lines, "drawn": list(plan.drawn), "design": plan.design,
-             "budget": plan.budget, "seed": plan.seed, "expected_lines": plan.predicted["expected_lines"],
-             "predicted_half_width": dict(zip(names, widths, strict=True))},
+            {
+                "plan": how.path,
+                "lines": plan.lines,
+                "drawn": list(plan.drawn),
+                "design": plan.design,
+                "budget": plan.budget,
+                "seed": plan.seed,
+                "expected_lines": plan.predicted["expected_lines"],
+                "predicted_half_width": dict(zip(names, widths, strict=True)),
+            },
             indent=2,
-        )  # fmt: skip
+        )
     rows = "\n".join(f"  {name:<20} +-{w:.2f}" for name, w in zip(names, widths, strict=True))
     print(f"wrote {how.path}", file=sys.stderr)
     return (

@@ -299,9 +299,14 @@ def _stream(
         given = run.documents.items(cache, runtime.workers, runtime.dask) if run.documents is not None else run.items
         chunk, window = (DOCUMENT_CHUNK, DOCUMENT_WINDOW) if run.documents is not None else (CHUNK, WINDOW)
         stream = run_items(
-            given, executor, cache=cache if run.parser else None, parser=run.parser, progress=bar.update,
-            chunk=chunk, window=window,
-        )  # fmt: skip
+            given,
+            executor,
+            cache=cache if run.parser else None,
+            parser=run.parser,
+            progress=bar.update,
+            chunk=chunk,
+            window=window,
+        )
         for line, (item, res) in enumerate(stream, 1):
             scored = sentence_results(item, line, res, names, lenient=options.lenient)
             if scored is None:

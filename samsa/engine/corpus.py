@@ -24,7 +24,7 @@ from samsa.engine.worker import Item, ItemResult, Job
 from samsa.parsers.base import Parser
 from samsa.scoring.uncertainty import Calibration
 
-__all__ = ["parse_corpus", "parse_with_doubt", "run_corpus", "score_means"]
+__all__ = ["parse_corpus", "parse_items", "parse_with_doubt", "run_corpus", "score_means"]
 
 
 def run_corpus(
@@ -65,6 +65,34 @@ def _origins(origin: str | Sequence[str] | None, n: int) -> list[str]:
     return [line_origin(origin, k) for k in range(1, n + 1)]
 
 
+def parse_items(
+    parser: Parser,
+    items: Iterable[Item],
+    *,
+    cache: EntryCache | None = None,
+    jobs: int = 1,
+    dask: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Generator[nx.DiGraph, None, None]:
+    """The one-best graph of each parse item, streamed in input order (cached, in parallel): memory holds a
+    window of them, whatever the corpus' size. The run's processes end when the stream ends or is closed."""
+    run = run_corpus(
+        items,
+        Job.parse_only(parser),
+        cache=cache,
+        parser=parser,
+        return_graphs=True,
+        jobs=jobs,
+        dask=dask,
+        progress=progress,
+    )
+    try:
+        for _, result in run:
+            yield _graph(result)
+    finally:
+        run.close()
+
+
 def parse_corpus(
     parser: Parser,
     sentences: Sequence[str | Sequence[str]],
@@ -78,11 +106,7 @@ def parse_corpus(
     """Parse sentences (cached, in parallel): graph ``k`` gets passage ID ``k`` (1-based), as ``parser.parse``.
     ``origin``: the file the sentences are the lines of, or each sentence's own file (named by a refusal)."""
     items = (Item("parse", s, origin=o) for s, o in zip(sentences, _origins(origin, len(sentences)), strict=True))
-    run = run_corpus(
-        items, Job.parse_only(parser), cache=cache, parser=parser, return_graphs=True, jobs=jobs, dask=dask,
-        progress=progress,
-    )  # fmt: skip
-    graphs = [_graph(r) for _, r in run]
+    graphs = list(parse_items(parser, items, cache=cache, jobs=jobs, dask=dask, progress=progress))
     for k, g in enumerate(graphs, 1):
         g.graph["passage_id"] = str(k)
     return graphs
@@ -113,9 +137,15 @@ def parse_with_doubt(
     job = Job(config, uncertainty=calibration)
     out, doubt, results = [], [], []
     run = run_corpus(
-        items, job, cache=cache, parser=parser, return_graphs=graphs, jobs=jobs, dask=dask,  # type: ignore[arg-type]
+        items,
+        job,
+        cache=cache,
+        parser=parser,  # type: ignore[arg-type]
+        return_graphs=graphs,
+        jobs=jobs,
+        dask=dask,
         progress=progress,
-    )  # fmt: skip
+    )
     for line, (item, res) in enumerate(run, 1):
         scored = sentence_results(item, line, res)  # a scoring error is refused here, naming the line
         if res.menu is None or scored is None:

@@ -107,20 +107,14 @@ def parse_documents(
     parallel, in input order: ``samsa.engine.pipeline.run_items``), so memory holds a window of them, whatever
     the corpus' size. ``progress`` counts sentences; ``origin``: the file the documents are the lines of (named
     by a refusal)."""
-    from samsa.engine.corpus import run_corpus
+    from samsa.engine.corpus import parse_items
     from samsa.engine.pipeline import line_origin
-    from samsa.engine.worker import Item, Job
+    from samsa.engine.worker import Item
 
     items = (Item("parse", s, origin=line_origin(origin, k)) for k, doc in enumerate(documents, 1) for s in doc)
-    stream = run_corpus(
-        items, Job.parse_only(parser), cache=cache, parser=parser, return_graphs=True, jobs=jobs, dask=dask,
-        progress=progress,
-    )  # fmt: skip
+    stream = parse_items(parser, items, cache=cache, jobs=jobs, dask=dask, progress=progress)
     try:
         for k, doc in enumerate(documents, 1):
-            graphs = [next(stream)[1].graph for _ in doc]
-            if any(g is None for g in graphs):
-                raise RuntimeError("a parse item came back without its graph")
-            yield join_passages(graphs, str(k))
+            yield join_passages([next(stream) for _ in doc], str(k))
     finally:
         stream.close()

@@ -210,9 +210,16 @@ def _samsa(source: list[str], systems: list[list[str]], run: _SamsaRun) -> tuple
     uncertainty = doubt.calibration if doubt is not None else None
     job = Job(settings if kind == "parse" else replace(settings, parser=None), uncertainty=uncertainty)
     scores = score_means(
-        sources, systems, job, kind=kind, cache=cache, progress=run.progress, doubt=doubt, origin=run.source_name,
+        sources,
+        systems,
+        job,
+        kind=kind,
+        cache=cache,
+        progress=run.progress,
+        doubt=doubt,
+        origin=run.source_name,
         **where,
-    )  # fmt: skip
+    )
     return scores, Samsa(settings).signature()
 
 

@@ -53,9 +53,17 @@ def doubt_lines(
     """Parse every line with its doubt (cached, in parallel): per line each system's sentence result on the parse,
     and the lines' menus and tree scores."""
     _, lines, parsed = parse_with_doubt(
-        config, sources, outputs, calibration, cache=cache, jobs=jobs, dask=dask, progress=progress, origin=origin,
+        config,
+        sources,
+        outputs,
+        calibration,
+        cache=cache,
+        jobs=jobs,
+        dask=dask,
+        progress=progress,
+        origin=origin,
         graphs=False,
-    )  # fmt: skip
+    )
     doubt = UncertaintyTotals(calibration)
     for k, line in enumerate(lines, 1):
         doubt.add(k, line.menu, line.tree_scores)
@@ -93,8 +101,12 @@ def predicted_errors(doubt: UncertaintyTotals, model: ErrorModel) -> np.ndarray:
     spread of its scores over the line's trees and the line's expected Scene-count error)."""
     counts = np.array([_count_error(m, doubt.calibration) for m in doubt.menus])
     n_systems = len(doubt.scores[0]) if doubt.scores else 0
-    spreads = np.array([[line_spread(sc[s], m.weights) for m, sc in zip(doubt.menus, doubt.scores, strict=True)]
-                        for s in range(n_systems)])  # fmt: skip
+    spreads = np.array(
+        [
+            [line_spread(sc[s], m.weights) for m, sc in zip(doubt.menus, doubt.scores, strict=True)]
+            for s in range(n_systems)
+        ]
+    )
     return model.predicted_sq(spreads, counts).reshape(n_systems, len(doubt.menus))
 
 
@@ -121,9 +133,14 @@ def estimates(run: PlannedRun, model: ErrorModel) -> list[dict[str, Any]]:
 
 
 def _estimate(
-    run: PlannedRun, systems: list[int], key: str, pi: np.ndarray, drawn: np.ndarray, counts: np.ndarray,
+    run: PlannedRun,
+    systems: list[int],
+    key: str,
+    pi: np.ndarray,
+    drawn: np.ndarray,
+    counts: np.ndarray,
     model: ErrorModel,
-) -> Estimate:  # fmt: skip
+) -> Estimate:
     """The estimate of one system's mean ``key`` (or, for two systems, of the first's minus the second's)."""
     sign = [1.0, -1.0][: len(systems)]
 
@@ -132,14 +149,27 @@ def _estimate(
 
     f = np.array([value(line) for line in run.parsed])
     y = np.array([value(run.manual[k]) if k in run.manual else 0.0 for k in range(1, len(f) + 1)])
-    spreads = np.array([
-        line_spread([sum(g * scores[s][t] for g, s in zip(sign, systems, strict=False)) for t in range(len(m.weights))],
-                    m.weights)
-        for m, scores in zip(run.doubt.menus, run.doubt.scores, strict=True)
-    ])  # fmt: skip
+    spreads = np.array(
+        [
+            line_spread(
+                [sum(g * scores[s][t] for g, s in zip(sign, systems, strict=False)) for t in range(len(m.weights))],
+                m.weights,
+            )
+            for m, scores in zip(run.doubt.menus, run.doubt.scores, strict=True)
+        ]
+    )
     bounds = (-100.0, 100.0) if len(systems) > 1 else (0.0, 100.0)
-    return estimate(f, y, drawn, pi, method=model.method, predicted_sq=model.predicted_sq(spreads, counts),
-                    floor=model.floor, bounds=bounds, quantile=model.quantile)  # fmt: skip
+    return estimate(
+        f,
+        y,
+        drawn,
+        pi,
+        method=model.method,
+        predicted_sq=model.predicted_sq(spreads, counts),
+        floor=model.floor,
+        bounds=bounds,
+        quantile=model.quantile,
+    )
 
 
 def _count_error(menu: Any, calibration: Calibration) -> float:

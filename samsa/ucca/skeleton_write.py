@@ -43,8 +43,17 @@ class _Writer:
         self.sk = sk
         self.g = G.new_passage(sk.passage_id, attributes=WRITTEN_BY)
         for k, (text, is_punct) in enumerate(zip(sk.tokens, sk.punct, strict=True), 1):
-            self.g.add_node(f"0.{k}", layer="0", type="Punctuation" if is_punct else "Word", text=text, position=k,
-                            paragraph=1, paragraph_position=k, attributes={}, extra={})  # fmt: skip
+            self.g.add_node(
+                f"0.{k}",
+                layer="0",
+                type="Punctuation" if is_punct else "Word",
+                text=text,
+                position=k,
+                paragraph=1,
+                paragraph_position=k,
+                attributes={},
+                extra={},
+            )
         self.next_id = 2
         self.parent: dict[str, str] = {}  # unit -> its primary parent
         self.owner: dict[int, str] = {}  # position -> the unit whose terminal it is

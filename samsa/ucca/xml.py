@@ -179,9 +179,14 @@ def _read_edge(g: nx.DiGraph, parent: str, edge: Element, path: str | PathLike[s
         return  # the same edge written twice (German-20K train 25702014, a linkage argument): read once
     try:
         G.add_edge(
-            g, parent, child, cats, remote=attrs.get("remote") == "True", attributes=attrs,
+            g,
+            parent,
+            child,
+            cats,
+            remote=attrs.get("remote") == "True",
+            attributes=attrs,
             category_attributes=cat_attrs or None,
-        )  # fmt: skip
+        )
     except ValueError as e:
         raise InputError(path, edge.line, str(e)) from None
     g.edges[parent, child]["legacy_type"] = not cat_attrs
