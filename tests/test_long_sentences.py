@@ -21,6 +21,17 @@ def long_line(n: int) -> str:
     return " ".join(WORDS[k % len(WORDS)] for k in range(n))
 
 
+def capped_samsa(limit: int) -> str:
+    """A ``python -c`` program: the samsa command line under an address-space cap of ``limit`` bytes."""
+    return (
+        "import resource, sys\n"
+        f"resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))\n"
+        "sys.argv = ['samsa', *sys.argv[1:]]\n"
+        "from samsa.cli import console\n"
+        "console()\n"
+    )
+
+
 @pytest.fixture
 def too_long(tmp_path):
     """A source file whose second line is one token longer than the parser reads, and a system for it."""
@@ -157,13 +168,7 @@ def test_a_memory_error_is_one_line(tmp_path):
     lower, exit 1, no traceback."""
     src = tmp_path / "src.txt"
     src.write_text(long_line(MAX_SENTENCE_TOKENS) + "\n", encoding="utf-8")
-    capped = (
-        "import resource, sys\n"
-        "resource.setrlimit(resource.RLIMIT_AS, (550 * 2**20, 550 * 2**20))\n"
-        "sys.argv = ['samsa', *sys.argv[1:]]\n"
-        "from samsa.cli import console\n"
-        "console()\n"
-    )
+    capped = capped_samsa(550 * 2**20)
     r = subprocess.run([sys.executable, "-c", capped, "score", "--source", str(src), str(src), "--no-cache", "-q"],
                        capture_output=True, text=True, timeout=300)  # fmt: skip
     assert "Traceback" not in r.stderr
@@ -185,13 +190,7 @@ def test_over_long_input_under_a_3gb_cap_is_one_line(tmp_path, lang, tokens, opt
     5,000-token and a 20,000-token line each end in the parser's one-line refusal, exit 1, in either language."""
     src = tmp_path / "src.txt"
     src.write_text(long_line(tokens) + "\n", encoding="utf-8")
-    capped = (
-        "import resource, sys\n"
-        "resource.setrlimit(resource.RLIMIT_AS, (3_000_000 * 1024, 3_000_000 * 1024))\n"
-        "sys.argv = ['samsa', *sys.argv[1:]]\n"
-        "from samsa.cli import console\n"
-        "console()\n"
-    )
+    capped = capped_samsa(3_000_000 * 1024)  # ulimit -v counts KiB
     command = [sys.executable, "-c", capped, "score", "--source", str(src), str(src), "--lang", lang, *options, "-q"]
     r = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert r.returncode == 1 and "Traceback" not in r.stderr and "MemoryError" not in r.stderr
