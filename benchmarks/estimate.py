@@ -47,8 +47,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _data import DATA, write_json
 
-from lab.estimate import DEV, TEST, features, set_table, spread
-from samsa.scoring.estimate import METHODS, Z95, draw_lines, estimate, inclusion_probabilities
+from lab.estimate import DEV, TEST, set_table, spread
+from samsa.scoring.estimate import METHODS, Z95, ErrorModel, draw_lines, estimate, inclusion_probabilities
 
 BUDGETS = (0.1, 0.2)
 FLOORS = (0.25, 0.3, 0.35, 0.4, 0.5, 0.75)
@@ -59,7 +59,7 @@ POOLED, WORST = (0.93, 0.98), 0.91
 
 
 def predicted_sq(coef: list[float], sp: np.ndarray, count_error: np.ndarray) -> np.ndarray:
-    return np.maximum(features(sp, count_error) @ np.asarray(coef), 0.0)
+    return ErrorModel(tuple(coef)).predicted_sq(sp, count_error)  # type: ignore[arg-type]
 
 
 def quantities(table: dict[str, np.ndarray], coef: list[float]) -> list[dict[str, Any]]:

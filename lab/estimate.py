@@ -19,9 +19,10 @@ import numpy as np
 import platformdirs
 
 from lab.uncertainty import BATTERY, battery_tree_scores, draw_set, load_sets, menus
-from samsa.scoring.uncertainty import Calibration, scene_counts
+from samsa.scoring.estimate import error_features
+from samsa.scoring.uncertainty import count_error
 
-__all__ = ["DEV", "TEST", "features", "fit_error_model", "set_table", "spread"]
+__all__ = ["DEV", "TEST", "fit_error_model", "set_table", "spread"]
 
 #: the dev sets each pipeline's error model is fitted on, and the test sets it is reported on
 DEV = {"fast": ["wiki/dev", "ewt/dev"], "de": ["de20k/dev"]}
@@ -65,7 +66,7 @@ def set_table(data: str, name: str, pipeline: str, seed: int = 0) -> dict[str, n
             table["parsed"][o, k] = ts[0]
             table["trees"][o, k, : len(ts)] = ts
     table["spread"] = spread(table["trees"], table["weights"])
-    table["count_error"] = np.array([_count_error(m, cal) for m in ms])
+    table["count_error"] = np.array([count_error(m, cal) for m in ms])
     table["tokens"] = np.array([len(tokens(g)) for g in gold], dtype=float)
     CACHE.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, **table)  # type: ignore[arg-type]  # numpy types **kwds as allow_pickle
@@ -79,28 +80,16 @@ def spread(trees: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return (dev * weights).sum(axis=-1) / weights.sum(axis=-1)
 
 
-def _count_error(menu: Any, cal: Calibration) -> float:
-    return float(sum(p * abs(c - menu.counts[0]) for c, p in scene_counts(menu, cal).items()))
-
-
-def features(spread: np.ndarray, count_error: np.ndarray) -> np.ndarray:
-    """The error model's features of (output, line) pairs: 1, the spread of the output's score over the trees, and
-    the line's expected Scene-count error (broadcast over outputs)."""
-    spread = np.asarray(spread, dtype=float)
-    ce = np.broadcast_to(np.asarray(count_error, dtype=float), spread.shape)
-    return np.stack([np.ones_like(spread), spread, ce * 100.0], axis=-1)
-
-
 def fit_error_model(tables: list[dict[str, np.ndarray]]) -> dict[str, Any]:
-    """Non-negative least squares of each (output, line) pair's squared error (manual - parsed)^2 on
-    :func:`features`, pooled over the tables' battery outputs: the predicted squared error of a line is
-    ``coef . features`` (what ``samsa.engine.uncertainty.predicted_errors`` computes)."""
+    """Non-negative least squares of each (output, line) pair's squared error (manual - parsed)^2 on the error
+    model's features (:func:`samsa.scoring.estimate.error_features`), pooled over the tables' battery outputs: the
+    predicted squared error of a line is ``coef . features`` (``ErrorModel.predicted_sq``)."""
     from scipy.optimize import nnls
 
     xs, ys = [], []
     for t in tables:
         ok = ~np.isnan(t["manual"])
-        x = features(t["spread"], t["count_error"])[ok]
+        x = error_features(t["spread"], t["count_error"])[ok]
         xs.append(x)
         ys.append(((t["manual"] - t["parsed"]) ** 2)[ok])
     x, y = np.concatenate(xs), np.concatenate(ys)

@@ -106,6 +106,7 @@ def test_parse_and_compare_annotations_with_jobs(data_dir, tmp_path, capsys):
 def test_dask_local_cluster_equals_single_process(data_dir):
     pytest.importorskip("distributed")
     from samsa.engine.corpus import score_means
+    from samsa.engine.seams import Execution
     from samsa.engine.worker import Job
     from samsa.parsers.builtin import BuiltinParser
 
@@ -113,10 +114,10 @@ def test_dask_local_cluster_equals_single_process(data_dir):
     sents = [" ".join(tokens(load_passage(f))) for f in files]
     systems = [sents, [s.replace(" , ", " . ") for s in sents]]
     gold = score_means(files, systems, Job(), kind="xml")
-    assert score_means(files, systems, Job(), kind="xml", dask="local", jobs=2) == gold
+    assert score_means(files, systems, Job(), Execution(jobs=2, dask="local"), kind="xml") == gold
     job = Job(SamsaConfig(parser=BuiltinParser(), tokenizer="none"))
     parsed = score_means(sents, systems, job, kind="parse")
-    assert score_means(sents, systems, job, kind="parse", dask="local", jobs=2) == parsed
+    assert score_means(sents, systems, job, Execution(jobs=2, dask="local"), kind="parse") == parsed
     assert parsed != gold  # the parse is not the gold annotation: the check compares real, different numbers
 
 

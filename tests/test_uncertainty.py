@@ -166,6 +166,7 @@ def test_a_run_reads_what_the_cache_holds_and_parses_the_rest(tmp_path, fast_par
     from samsa.config import SamsaConfig
     from samsa.engine.cache import ParseCache
     from samsa.engine.corpus import parse_with_doubt
+    from samsa.engine.seams import Execution
     from samsa.engine.uncertainty import parser_calibration
     from samsa.ucca.graph import to_json
 
@@ -175,9 +176,9 @@ def test_a_run_reads_what_the_cache_holds_and_parses_the_rest(tmp_path, fast_par
     outs = [["John got home . He called Mary .", "I read it .", "Rain fell ."]]
     fresh = parse_with_doubt(config, sents, outs, cal)
     with ParseCache(tmp_path / "c.sqlite") as cache:
-        parse_with_doubt(config, sents[1:2], [outs[0][1:2]], cal, cache=cache)  # one sentence cached
-        mixed = parse_with_doubt(config, sents, outs, cal, cache=cache)  # read one, parse two
-        warm = parse_with_doubt(config, sents, outs, cal, cache=cache)  # read all three
+        parse_with_doubt(config, sents[1:2], [outs[0][1:2]], cal, Execution(cache=cache))  # one sentence cached
+        mixed = parse_with_doubt(config, sents, outs, cal, Execution(cache=cache))  # read one, parse two
+        warm = parse_with_doubt(config, sents, outs, cal, Execution(cache=cache))  # read all three
         info = cache.info()
     for graphs, doubt, results in (mixed, warm):
         assert [to_json(g) for g in graphs] == [to_json(g) for g in fresh[0]]

@@ -29,7 +29,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from samsa.annotate.workspace import SaveError, Workspace
 
-__all__ = ["MAX_BODY", "AnnotateServer", "make_server"]
+__all__ = ["MAX_BODY", "AnnotateServer"]
 
 #: the largest request body accepted (a skeleton of a 1000-token line is far smaller)
 MAX_BODY = 1 << 20
@@ -63,10 +63,6 @@ class AnnotateServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/?token={self.token}"
-
-
-def make_server(port: int, workspace: Workspace) -> AnnotateServer:
-    return AnnotateServer(port, workspace)
 
 
 def _asset(name: str) -> bytes:
@@ -129,11 +125,10 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Referrer-Policy", "no-referrer")
         self.send_header("Content-Security-Policy", CSP)
         self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        self.wfile.write(body)
 
-    def _json(self, value: Any, status: int = 200) -> None:
-        self._send(status, json.dumps(value, ensure_ascii=False).encode(), "application/json")
+    def _json(self, value: Any) -> None:
+        self._send(200, json.dumps(value, ensure_ascii=False).encode(), "application/json")
 
     def do_GET(self) -> None:
         if not self._allowed():

@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     check_directory(out)
     server = bind(args.port)
     try:
-        runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
+        runtime = Runtime.from_args(args)
         lines = parsed_lines(numbers, sources, parser_name(args.parser, lang), runtime, plan)
         make_directory(out)
         from samsa.annotate.workspace import Workspace
@@ -141,11 +141,11 @@ def parsed_lines(numbers: list[int], sources: list[str], parser: str, runtime: R
     texts = [sources[k - 1] for k in numbers]
     with runtime.parse_run(len(texts), "parse") as where:
         if calibration is None:
-            graphs = parse_corpus(parsing, texts, **where)
+            graphs = parse_corpus(parsing, texts, where)
             counts: list[dict[int, float]] = [{} for _ in texts]
         else:
             config = SamsaConfig(parser=parsing)
-            graphs, doubt, _ = parse_with_doubt(config, texts, [], calibration, **where)
+            graphs, doubt, _ = parse_with_doubt(config, texts, [], calibration, where)
             counts = [scene_counts(d.menu, calibration) for d in doubt]
     return [
         Line(

@@ -69,25 +69,10 @@ def run(args: argparse.Namespace) -> int:
                 f"has {len(lines)} lines; the HSplit benchmark needs "
                 f"{' or '.join(map(str, sorted(allowed)))} (one per TurkCorpus test source)",
             )
-    runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
-    cache = runtime.open_cache() if args.samsa else None
-    bar = runtime.progress(None, "samsa")
-    try:
+    with Runtime.from_args(args).parse_run(None, "samsa", cached=args.samsa) as execution:
         result = benchmark_hsplit(
-            data,
-            systems,
-            first=args.first,
-            samsa=args.samsa,
-            aligner=args.aligner,
-            jobs=runtime.workers,
-            dask=runtime.dask,
-            cache=cache,
-            progress=bar.update,
+            data, systems, first=args.first, samsa=args.samsa, aligner=args.aligner, execution=execution
         )
-    finally:
-        bar.close()
-        if cache is not None:
-            cache.close()
     rows = []
     header = None
     for system, by_ref in result["systems"].items():

@@ -8,12 +8,15 @@ import argparse
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from samsa.cli.io import int_at_least
 from samsa.config import DEFAULT_ALIGNER, SamsaConfig
 from samsa.languages import DEFAULT_LANGUAGE, Language, by_language, get_language, language_choices, language_hint
 from samsa.registry import available, get_aligner, resolve
+
+if TYPE_CHECKING:
+    from samsa.engine.seams import Execution
 
 __all__ = [
     "AlignerChoice",
@@ -187,6 +190,12 @@ class Runtime(NamedTuple):
     use_cache: bool = True
     quiet: bool = False
 
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Runtime:
+        """The options :func:`add_runtime_options` declared, as the command line gave them."""
+        cache = getattr(args, "cache", None)
+        return cls(args.jobs, args.scheduler or args.dask, cache, getattr(args, "use_cache", True), args.quiet)
+
     @property
     def workers(self) -> int:
         from samsa.engine.pipeline import worker_count
@@ -202,19 +211,17 @@ class Runtime(NamedTuple):
         return ParseCache(self.cache)
 
     @contextmanager
-    def parse_run(self, total: int, desc: str, origin: Any = None) -> Iterator[dict[str, Any]]:
-        """The keyword arguments every parse run takes (``cache``, ``jobs``, ``dask``, ``progress``, ``origin``):
-        the parse cache is open and the progress bar runs for the block, both closed when it ends."""
-        cache = self.open_cache()
+    def parse_run(
+        self, total: int | None, desc: str, origin: Any = None, *, cached: bool = True
+    ) -> Iterator[Execution]:
+        """How every parse run of the command executes (:class:`~samsa.engine.seams.Execution`): the parse cache
+        (unless ``cached`` is false) is open and the progress bar runs for the block, both closed when it ends."""
+        from samsa.engine.seams import Execution
+
+        cache = self.open_cache() if cached else None
         try:
             with self.progress(total, desc) as bar:
-                yield {
-                    "cache": cache,
-                    "jobs": self.workers,
-                    "dask": self.dask,
-                    "progress": bar.update,
-                    "origin": origin,
-                }
+                yield Execution(cache, self.workers, self.dask, bar.update, origin)
         finally:
             if cache is not None:
                 cache.close()

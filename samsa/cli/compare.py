@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         per_sentence=args.per_sentence,
         parse_uncertainty=args.parse_uncertainty,
     )
-    runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
+    runtime = Runtime.from_args(args)
     return compare(inputs, runtime, Output(args.format, args.width, args.output))
 
 
@@ -202,9 +202,9 @@ def _parse(
     sentences = [tokens(g) for g in gold]
     with runtime.parse_run(len(gold), "parse", [str(f) for f in files]) as where:
         if calibration is None:
-            return parse_corpus(parser, sentences, **where), parser, None
+            return parse_corpus(parser, sentences, where), parser, None
         config = inputs.samsa_config(parser)
-        parsed, lines, _ = parse_with_doubt(config, sentences, list(systems.values()), calibration, **where)
+        parsed, lines, _ = parse_with_doubt(config, sentences, list(systems.values()), calibration, where)
         return parsed, parser, (UncertaintyTotals(calibration), lines)
 
 

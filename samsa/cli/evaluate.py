@@ -258,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
         score_only=args.score_only,
         plan=args.plan,
     )
-    runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
+    runtime = Runtime.from_args(args)
     return evaluate_command(inputs, runtime, Output(args.format, args.width, args.output))
 
 
@@ -320,9 +320,8 @@ def _evaluate(
     from samsa.engine.evaluate import evaluate
 
     samsa = "samsa" in inputs.metrics
-    cache = runtime.open_cache() if samsa and not inputs.ucca else None
-    bar = runtime.progress(None if inputs.documents else len(source) if samsa else 0, "samsa")
-    try:
+    total = None if inputs.documents else len(source) if samsa else 0
+    with runtime.parse_run(total, "samsa", source_path, cached=samsa and not inputs.ucca) as execution:
         return evaluate(
             systems,
             orig_sents=source,
@@ -331,18 +330,14 @@ def _evaluate(
             metrics=list(inputs.metrics),
             config=inputs.config,
             ucca=inputs.ucca,
-            jobs=runtime.workers,
-            dask=runtime.dask,
-            cache=cache,
-            progress=bar.update,
+            jobs=execution.jobs,
+            dask=execution.dask,
+            cache=execution.cache,
+            progress=execution.progress,
             documents=inputs.documents,
             doubt=doubt,
             source_name=source_path,
         )
-    finally:
-        bar.close()
-        if cache is not None:
-            cache.close()
 
 
 def _statistics(

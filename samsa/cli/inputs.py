@@ -273,14 +273,15 @@ class DocumentItems:
     def parsing(self) -> bool:
         return self.files is None
 
-    def items(self, cache: Any, jobs: int, dask: str | None) -> Iterator[Item]:
+    def items(self, execution: Any) -> Iterator[Item]:
+        """The documents as graph items: loaded, or parsed with ``execution`` (not counted in its progress)."""
         from samsa.engine.documents import load_documents, parse_documents
 
         if self.files is not None:
             graphs = load_documents(self.files)
         else:
             graphs = parse_documents(
-                self.parser, self.texts, cache=cache, jobs=jobs, dask=dask, origin=self.inputs.source
+                self.parser, self.texts, execution._replace(progress=None, origin=self.inputs.source)
             )
         for g, outs, origin in zip(graphs, self.columns, self.origins, strict=True):
             yield Item("graph", g, outs, origin)

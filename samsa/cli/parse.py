@@ -68,7 +68,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     lang = resolve_language(args.lang)
-    runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
+    runtime = Runtime.from_args(args)
     return parse(args.input, args.output_dir, parser_name(args.parser, lang), args.tokenizer == "none", runtime)
 
 
@@ -82,25 +82,21 @@ def parse(source: str, target: str, parser: str, tokenized: bool, runtime: Runti
     parsing = get_parser(parser)
     sentences = [line.split() for line in lines] if tokenized else lines
     width = max(6, len(str(len(lines))))
-    cache = runtime.open_cache()
-    bar = runtime.progress(len(lines), "parse")
     # everything goes to a fresh directory beside the target, which replaces it only at the end: an interrupted
     # run leaves the old directory as it was, and a finished one never keeps files of an earlier, longer run
     staging = staging_directory(out)
     items = (Item("parse", s, origin=line_origin(source, k)) for k, s in enumerate(sentences, 1))
-    stream = parse_items(parsing, items, cache=cache, jobs=runtime.workers, dask=runtime.dask, progress=bar.update)
-    try:
-        for k, g in enumerate(stream, 1):
-            name = f"{k:0{width}d}"
-            g.graph["passage_id"] = name
-            (staging / f"{name}.xml").write_bytes(to_standard_xml(g))
-        replace_directory(staging, out)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    finally:
-        stream.close()
-        bar.close()
-        if cache is not None:
-            cache.close()
+    with runtime.parse_run(len(lines), "parse") as execution:
+        stream = parse_items(parsing, items, execution)
+        try:
+            for k, g in enumerate(stream, 1):
+                name = f"{k:0{width}d}"
+                g.graph["passage_id"] = name
+                (staging / f"{name}.xml").write_bytes(to_standard_xml(g))
+            replace_directory(staging, out)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        finally:
+            stream.close()
     return 0

@@ -11,13 +11,20 @@ from pathlib import Path
 from typing import Any
 
 from samsa.cli.common import Runtime
-from samsa.cli.inputs import ScoreInputs, ScoreOptions, check_annotation, manual_lines
+from samsa.cli.inputs import ScoreInputs, ScoreOptions, check_annotation, check_count, manual_lines
 from samsa.cli.io import Output
 from samsa.cli.results import corpus_summary, score_table
 from samsa.errors import InputError
 from samsa.fileio import atomic_open
 
-__all__ = ["annotations_for", "estimate_fields", "score_planned"]
+__all__ = [
+    "annotations_for",
+    "estimate_fields",
+    "evaluate_planned",
+    "planned_estimate",
+    "report_estimate",
+    "score_planned",
+]
 
 
 def annotations_for(plan: Any, ucca: str | None, sources: list[str], source_path: str) -> dict[int, Path]:
@@ -70,28 +77,37 @@ def _interval(e: Any, key: str) -> dict[str, Any]:
     }
 
 
-def planned_run(
-    runtime: Runtime,
-    config: Any,
-    corpus: tuple[str, list[str]],
-    outputs: list[list[str]],
-    manual: dict[int, Path],
+def planned_estimate(
     plan: Any,
-    calibration: Any,
+    ucca: str | None,
+    corpus: tuple[str, list[str]],
+    systems: dict[str, list[str]],
+    doubt: tuple[Any, Any],
+    runtime: Runtime | None = None,
+    parsed: Any = None,
 ) -> Any:
-    """:func:`samsa.engine.planned.run_planned` with the run's cache, workers and progress bar."""
-    from samsa.engine.planned import run_planned
+    """What ``score``, ``evaluate`` and ``report`` estimate from a plan: the annotations read and checked, then
+    :func:`samsa.engine.planned.estimate_from_plan` with the parser's error model (``doubt``: the SAMSA settings
+    whose parser parses, and its calibration), run with the command's runtime unless ``parsed`` holds the lines'
+    results and doubt already."""
+    from samsa.engine.planned import estimate_from_plan
+    from samsa.engine.uncertainty import parser_error_model
 
-    source_path, lines = corpus
-    with runtime.parse_run(len(lines), "samsa", source_path) as where:
-        return run_planned(config, lines, outputs, manual, plan, calibration, **where)
+    source_path, sources = corpus
+    config, calibration = doubt
+    manual = annotations_for(plan, ucca, sources, source_path)
+    settings = (calibration, parser_error_model(config.parser))
+    outputs = list(systems.values())
+    if parsed is not None or runtime is None:
+        return estimate_from_plan(config, sources, outputs, plan, manual, settings, parsed=parsed)
+    with runtime.parse_run(len(sources), "samsa", source_path) as execution:
+        return estimate_from_plan(config, sources, outputs, plan, manual, settings, execution)
 
 
 def score_planned(inputs: ScoreInputs, options: ScoreOptions, plan_path: str, runtime: Runtime, output: Output) -> int:
     """``samsa score --plan``."""
     from samsa.engine.plan import read_plan
-    from samsa.engine.planned import estimates
-    from samsa.engine.uncertainty import parser_error_model, run_doubt
+    from samsa.engine.uncertainty import run_doubt
     from samsa.fileio import check_output_path
 
     if not inputs.parses or inputs.documents:
@@ -103,7 +119,6 @@ def score_planned(inputs: ScoreInputs, options: ScoreOptions, plan_path: str, ru
     systems, names = inputs.read_systems()
     source_path, sources = inputs.read_sources()
     plan = read_plan(plan_path, source_path, sources)
-    manual = annotations_for(plan, inputs.ucca, sources, source_path)
     parser = inputs.text_parser()
     calibration = run_doubt(parser, wanted=True, compat=options.compat)
     assert calibration is not None
@@ -112,17 +127,13 @@ def score_planned(inputs: ScoreInputs, options: ScoreOptions, plan_path: str, ru
     config = options.aligner.samsa_config(inputs.language, parser, **settings)
     lines = [s.lower() for s in sources] if inputs.lowercase else sources
     for name, outs in systems.items():
-        from samsa.cli.inputs import check_count
-
         check_count(names[name], len(outs), source_path, len(lines))
-    run = planned_run(runtime, config, (source_path, lines), list(systems.values()), manual, plan, calibration)
+    est = planned_estimate(plan, inputs.ucca, (source_path, lines), systems, (config, calibration), runtime)
+    run, manual = est.run, est.run.manual
     mixed = run.mixed()
     named = replace(config, manual=f"{len(manual)}/{len(lines)}") if manual else config
     summaries = _summaries(mixed, named, list(systems), names)
-    signature = plan.signature(sum(k in manual for k in plan.drawn))
-    for summary, fields in zip(
-        summaries, estimate_fields(estimates(run, parser_error_model(parser)), signature), strict=True
-    ):
+    for summary, fields in zip(summaries, estimate_fields(est.estimates, est.signature), strict=True):
         summary.update(fields)
     if options.parse_uncertainty:
         for s, summary in enumerate(summaries):
@@ -155,31 +166,26 @@ def _summaries(mixed: list[list[Any]], config: Any, systems: list[str], names: d
 
 
 def report_estimate(
-    plan: Any, inputs: Any, sources: list[str], source_path: str, systems: dict[str, list[str]], parsed: tuple[Any, ...]
+    plan: Any, inputs: Any, corpus: tuple[str, list[str]], systems: dict[str, list[str]], parsed: tuple[Any, ...]
 ) -> dict[str, Any]:
     """What the report shows of a plan: each system's parsed SAMSA beside its estimate (and SAMSA-abl's, and the
     difference from the first), the annotated lines and the signature (``parsed``: the report's parser,
     calibration, parse doubt and results)."""
-    from samsa.engine.planned import PlannedRun, estimates, manual_results
-    from samsa.engine.uncertainty import UncertaintyTotals, parser_error_model
+    from samsa.engine.planned import doubt_totals
 
     parser, calibration, doubt, results = parsed
-    manual = annotations_for(plan, inputs.ucca, sources, source_path)
-    totals = UncertaintyTotals(calibration)
-    for k, line in enumerate(doubt, 1):
-        totals.add(k, line.menu, line.tree_scores)
     config = inputs.samsa_config(parser)
-    run = PlannedRun(results, manual_results(config, manual, list(systems.values())), totals, plan)
-    signature = plan.signature(sum(k in manual for k in plan.drawn))
-    fields = estimate_fields(estimates(run, parser_error_model(parser)), signature)
+    lines = (results, doubt_totals(calibration, doubt))
+    est = planned_estimate(plan, inputs.ucca, corpus, systems, (config, calibration), parsed=lines)
+    fields = estimate_fields(est.estimates, est.signature)
     parsed_means = [sum(line[s].samsa for line in results) / len(results) for s in range(len(systems))]
     return {
         "systems": [
             {"system": name, "parsed": round(m, 4), **f}
             for name, m, f in zip(systems, parsed_means, fields, strict=True)
         ],
-        "annotated": sorted(k for k in manual if k in plan.drawn),
-        "signature": signature,
+        "annotated": sorted(k for k in est.run.manual if k in plan.drawn),
+        "signature": est.signature,
     }
 
 
@@ -191,8 +197,7 @@ def evaluate_planned(
     ``samsa_est_hi``, the same for ``samsa_abl``, and ``samsa_est_vs_first`` from the second system on)."""
     from samsa.config import shared_parser
     from samsa.engine.plan import read_plan
-    from samsa.engine.planned import estimates
-    from samsa.engine.uncertainty import parser_error_model, run_doubt
+    from samsa.engine.uncertainty import run_doubt
     from samsa.scoring.metric import Samsa
     from samsa.scoring.result import CorpusTotals
 
@@ -200,16 +205,14 @@ def evaluate_planned(
     if not (inputs.source or inputs.test_set):
         raise InputError(None, None, "--plan estimates from parsed sentences: give --source FILE or -t NAME")
     plan = read_plan(inputs.plan, source_path, sources)
-    manual = annotations_for(plan, inputs.ucca, sources, source_path)
     parser = shared_parser(inputs.language.parser)
     calibration = run_doubt(parser, wanted=True)
-    assert calibration is not None
     config = inputs.config.samsa_config(parser)
-    run = planned_run(runtime, config, (source_path, sources), list(systems.values()), manual, plan, calibration)
+    est = planned_estimate(plan, inputs.ucca, corpus, systems, (config, calibration), runtime)
+    manual = est.run.manual
     named = replace(config, manual=f"{len(manual)}/{len(sources)}") if manual else config
-    signature = plan.signature(sum(k in manual for k in plan.drawn))
-    mixed = run.mixed()
-    for s, (name, e) in enumerate(zip(systems, estimates(run, parser_error_model(parser)), strict=True)):
+    mixed = est.run.mixed()
+    for s, (name, e) in enumerate(zip(systems, est.estimates, strict=True)):
         totals = CorpusTotals()
         for line in mixed:
             totals.add(line[s])
@@ -224,7 +227,7 @@ def evaluate_planned(
             values.update(_flat(e["vs_first"], "samsa_est_vs_first"))
         result["systems"][name].update(values)
     sig = Samsa(named).signature()
-    result["signatures"].update(samsa=sig, samsa_abl=sig, samsa_est=signature, samsa_abl_est=signature)
+    result["signatures"].update(samsa=sig, samsa_abl=sig, samsa_est=est.signature, samsa_abl_est=est.signature)
 
 
 def _flat(e: Any, key: str) -> dict[str, float]:

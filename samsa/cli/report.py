@@ -183,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
         title=args.title,
         plan=args.plan,
     )
-    runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
+    runtime = Runtime.from_args(args)
     return report(inputs, runtime)
 
 
@@ -223,7 +223,7 @@ def report(inputs: ReportInputs, runtime: Runtime) -> int:
             from samsa.cli.planned import report_estimate
 
             estimate = report_estimate(
-                plan, inputs, sources, source_path, systems, (parser, calibration, doubt, results)
+                plan, inputs, (source_path, sources), systems, (parser, calibration, doubt, results)
             )
     title = f"SAMSA report{': ' + test_set if test_set else ''}"
     info = {"title": title, "test_set": test_set, "annotation": annotation}
@@ -266,9 +266,9 @@ def _parsed(
 
     with runtime.parse_run(len(sources), "parse", source_path) as where:
         if calibration is None:
-            return parse_corpus(parser, sources, **where), None, None
+            return parse_corpus(parser, sources, where), None, None
         config = inputs.samsa_config(parser)
-        return parse_with_doubt(config, sources, list(systems.values()), calibration, **where)
+        return parse_with_doubt(config, sources, list(systems.values()), calibration, where)
 
 
 def _documents_report(inputs: ReportInputs, runtime: Runtime, source_path: str, sources: list[str], refs: Any) -> int:
@@ -296,7 +296,7 @@ def _documents_report(inputs: ReportInputs, runtime: Runtime, source_path: str, 
         ]
         parser = get_parser(inputs.parser)
         with runtime.parse_run(sum(map(len, texts)), "parse", source_path) as where:
-            graphs = list(parse_documents(parser, texts, **where))
+            graphs = list(parse_documents(parser, texts, where))
         annotation = f"parsed ({parser.signature()})"
     info = {"title": "SAMSA report (documents)", "test_set": None, "annotation": annotation}
     return _report(inputs, runtime, Page(graphs, sources, systems, refs, parser, info, True))

@@ -64,22 +64,8 @@ def run(args: argparse.Namespace) -> int:
             f"| {k} | {v['sents']:.2f} | {v['split_percent']:.0f} |" for k, v in result.items()
         )
     elif args.table == "samsa-correlations":
-        runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
-        cache = runtime.open_cache()
-        bar = runtime.progress(None, "samsa")
-        try:
-            result = R.samsa_correlations(
-                data,
-                aligner=args.aligner,
-                jobs=runtime.workers,
-                dask=runtime.dask,
-                cache=cache,
-                progress=bar.update,
-            )
-        finally:
-            bar.close()
-            if cache is not None:
-                cache.close()
+        with Runtime.from_args(args).parse_run(None, "samsa") as execution:
+            result = R.samsa_correlations(data, aligner=args.aligner, execution=execution)
         md = samsa_correlations_markdown(result)
         if args.plots:
             _plots(result, Path(args.plots))

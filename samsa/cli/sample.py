@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         splitter=args.splitter,
         max_tokens=DEFAULT_MAX_TOKENS,
     )
-    runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
+    runtime = Runtime.from_args(args)
     how = Sampling(args.budget, args.target_width, args.seed, args.design, args.plan)
     return sample(inputs, how, runtime, Output(args.format))
 
@@ -140,7 +140,7 @@ def sample(inputs: Any, how: Sampling, runtime: Runtime, output: Output) -> int:
     model = parser_error_model(parser)
     config = inputs_config(inputs, parser)
     with runtime.parse_run(len(sources), "sample", source_path) as where:
-        parsed, doubt = doubt_lines(config, [it.source for it in items], list(systems.values()), calibration, **where)
+        parsed, doubt = doubt_lines(config, [it.source for it in items], list(systems.values()), calibration, where)
     plan = draw_plan(parsed, doubt, model, how, source_path, sources_digest(sources), parser.signature())
     plan = plan._replace(score_args=score_arguments(inputs, how.path))
     atomic_write_text(how.path, plan.to_json())

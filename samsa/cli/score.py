@@ -201,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
         suggest=suggest,
         suggest_file=suggest_file,
     )
-    runtime = Runtime(args.jobs, args.scheduler or args.dask, args.cache, args.use_cache, args.quiet)
+    runtime = Runtime.from_args(args)
     output = Output(args.format, args.width, args.output)
     if args.plan:
         from samsa.cli.planned import score_planned
@@ -290,20 +290,18 @@ def _stream(
     with ExitStack() as stack:
         rows = _rows_file(stack, options.per_sentence)
         parsing = run.parser is not None or (run.documents is not None and run.documents.parsing)
-        cache = runtime.open_cache() if parsing else None
-        if cache is not None:
-            stack.callback(cache.close)
-        executor = make_executor(job, jobs=runtime.workers, dask=runtime.dask)
+        execution = stack.enter_context(runtime.parse_run(len(run.items), "samsa", cached=parsing))
+        cache = execution.cache
+        executor = make_executor(job, jobs=execution.jobs, dask=execution.dask)
         stack.callback(executor.close)
-        bar = stack.enter_context(runtime.progress(len(run.items), "samsa"))
-        given = run.documents.items(cache, runtime.workers, runtime.dask) if run.documents is not None else run.items
+        given = run.documents.items(execution) if run.documents is not None else run.items
         chunk, window = (DOCUMENT_CHUNK, DOCUMENT_WINDOW) if run.documents is not None else (CHUNK, WINDOW)
         stream = run_items(
             given,
             executor,
             cache=cache if run.parser else None,
             parser=run.parser,
-            progress=bar.update,
+            progress=execution.progress,
             chunk=chunk,
             window=window,
         )

@@ -4,7 +4,7 @@ system's score on each)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from typing import Any
 
 import networkx as nx
@@ -18,7 +18,7 @@ from samsa.engine.pipeline import (
     run_items,
     sentence_results,
 )
-from samsa.engine.seams import EntryCache, ItemKind
+from samsa.engine.seams import IN_PROCESS, Execution, ItemKind
 from samsa.engine.uncertainty import LineDoubt
 from samsa.engine.worker import Item, ItemResult, Job
 from samsa.parsers.base import Parser
@@ -30,27 +30,24 @@ __all__ = ["parse_corpus", "parse_items", "parse_with_doubt", "run_corpus", "sco
 def run_corpus(
     items: Iterable[Item],
     job: Job,
+    execution: Execution = IN_PROCESS,
     *,
-    cache: EntryCache | None = None,
     parser: Parser | None = None,
     return_graphs: bool = False,
-    jobs: int = 1,
-    dask: str | None = None,
-    progress: Callable[[int], None] | None = None,
     chunk: int = CHUNK,
     window: int = WINDOW,
 ) -> Generator[tuple[Item, ItemResult], None, None]:
-    """:func:`~samsa.engine.pipeline.run_items` on an executor of ``job`` (``jobs`` processes, or Dask), closed when
-    the run ends or is abandoned."""
-    executor = make_executor(job, jobs=jobs, dask=dask)
+    """:func:`~samsa.engine.pipeline.run_items` on an executor of ``job`` (the execution's processes, or Dask),
+    closed when the run ends or is abandoned."""
+    executor = make_executor(job, jobs=execution.jobs, dask=execution.dask)
     try:
         yield from run_items(
             items,
             executor,
-            cache=cache,
+            cache=execution.cache,
             parser=parser,
             return_graphs=return_graphs,
-            progress=progress,
+            progress=execution.progress,
             chunk=chunk,
             window=window,
         )
@@ -66,26 +63,11 @@ def _origins(origin: str | Sequence[str] | None, n: int) -> list[str]:
 
 
 def parse_items(
-    parser: Parser,
-    items: Iterable[Item],
-    *,
-    cache: EntryCache | None = None,
-    jobs: int = 1,
-    dask: str | None = None,
-    progress: Callable[[int], None] | None = None,
+    parser: Parser, items: Iterable[Item], execution: Execution = IN_PROCESS
 ) -> Generator[nx.DiGraph, None, None]:
     """The one-best graph of each parse item, streamed in input order (cached, in parallel): memory holds a
     window of them, whatever the corpus' size. The run's processes end when the stream ends or is closed."""
-    run = run_corpus(
-        items,
-        Job.parse_only(parser),
-        cache=cache,
-        parser=parser,
-        return_graphs=True,
-        jobs=jobs,
-        dask=dask,
-        progress=progress,
-    )
+    run = run_corpus(items, Job.parse_only(parser), execution, parser=parser, return_graphs=True)
     try:
         for _, result in run:
             yield _graph(result)
@@ -94,19 +76,12 @@ def parse_items(
 
 
 def parse_corpus(
-    parser: Parser,
-    sentences: Sequence[str | Sequence[str]],
-    *,
-    cache: EntryCache | None = None,
-    jobs: int = 1,
-    dask: str | None = None,
-    progress: Callable[[int], None] | None = None,
-    origin: str | Sequence[str] | None = None,
+    parser: Parser, sentences: Sequence[str | Sequence[str]], execution: Execution = IN_PROCESS
 ) -> list[nx.DiGraph]:
-    """Parse sentences (cached, in parallel): graph ``k`` gets passage ID ``k`` (1-based), as ``parser.parse``.
-    ``origin``: the file the sentences are the lines of, or each sentence's own file (named by a refusal)."""
-    items = (Item("parse", s, origin=o) for s, o in zip(sentences, _origins(origin, len(sentences)), strict=True))
-    graphs = list(parse_items(parser, items, cache=cache, jobs=jobs, dask=dask, progress=progress))
+    """Parse sentences (cached, in parallel): graph ``k`` gets passage ID ``k`` (1-based), as ``parser.parse``."""
+    where = _origins(execution.origin, len(sentences))
+    items = (Item("parse", s, origin=o) for s, o in zip(sentences, where, strict=True))
+    graphs = list(parse_items(parser, items, execution))
     for k, g in enumerate(graphs, 1):
         g.graph["passage_id"] = str(k)
     return graphs
@@ -117,12 +92,8 @@ def parse_with_doubt(
     sentences: Sequence[str | Sequence[str]],
     outputs: Sequence[Sequence[str]],
     calibration: Calibration,
+    execution: Execution = IN_PROCESS,
     *,
-    cache: EntryCache | None = None,
-    jobs: int = 1,
-    dask: str | None = None,
-    progress: Callable[[int], None] | None = None,
-    origin: str | Sequence[str] | None = None,
     graphs: bool = True,
 ) -> tuple[list[nx.DiGraph], list[LineDoubt], list[list[Any]]]:
     """Each sentence's one-best graph, its :class:`~samsa.engine.uncertainty.LineDoubt` (its calibrated trees,
@@ -132,20 +103,11 @@ def parse_with_doubt(
     empty), nor the trees' Scene texts."""
     parser = config.parser
     columns = list(zip(*outputs, strict=True)) if outputs else [()] * len(sentences)
-    where = _origins(origin, len(sentences))
+    where = _origins(execution.origin, len(sentences))
     items = (Item("parse", s, outs, o) for s, outs, o in zip(sentences, columns, where, strict=True))
     job = Job(config, uncertainty=calibration)
     out, doubt, results = [], [], []
-    run = run_corpus(
-        items,
-        job,
-        cache=cache,
-        parser=parser,  # type: ignore[arg-type]
-        return_graphs=graphs,
-        jobs=jobs,
-        dask=dask,
-        progress=progress,
-    )
+    run = run_corpus(items, job, execution, parser=parser, return_graphs=graphs)  # type: ignore[arg-type]
     for line, (item, res) in enumerate(run, 1):
         scored = sentence_results(item, line, res)  # a scoring error is refused here, naming the line
         if res.menu is None or scored is None:
@@ -163,35 +125,30 @@ def score_means(
     sources: Iterable[Any],
     systems: Sequence[Sequence[str]],
     job: Job,
+    execution: Execution = IN_PROCESS,
     *,
     kind: ItemKind = "parse",
-    jobs: int = 1,
-    dask: str | None = None,
-    cache: EntryCache | None = None,
-    progress: Callable[[int], None] | None = None,
     chunk: int = CHUNK,
     window: int = WINDOW,
     doubt: Any = None,
-    origin: str | None = None,
 ) -> list[tuple[float, float]]:
     """Corpus (SAMSA, SAMSA-abl) of each system over ``sources`` (raw sentences, graphs or XML files per ``kind``).
 
     Every system is scored in the same pass, so the sources are parsed once. ``doubt``: an
     :class:`~samsa.engine.uncertainty.UncertaintyTotals` that records each line's trees (``job.uncertainty``
-    set). ``origin``: the file raw sources are the lines of (named by a refusal).
+    set).
     """
     from samsa.scoring.result import CorpusTotals
 
     columns = list(zip(*systems, strict=True))
+    origin = execution.origin if isinstance(execution.origin, str) else None
     items = (
         Item(kind, src, outs, str(src) if kind == "xml" else line_origin(origin, k))
         for k, (src, outs) in enumerate(zip(sources, columns, strict=True), 1)
     )
     totals = [CorpusTotals() for _ in systems]
     parser = job.parser if kind == "parse" else None
-    run = run_corpus(
-        items, job, cache=cache, parser=parser, jobs=jobs, dask=dask, progress=progress, chunk=chunk, window=window
-    )
+    run = run_corpus(items, job, execution, parser=parser, chunk=chunk, window=window)
     for line, (item, res) in enumerate(run, 1):
         scored = sentence_results(item, line, res, lenient=job.lenient)
         if scored is None:

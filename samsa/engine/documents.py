@@ -15,6 +15,7 @@ from typing import Any
 
 import networkx as nx
 
+from samsa.engine.seams import IN_PROCESS, Execution
 from samsa.errors import InputError
 from samsa.text import SPLITTER_NAME, split_sentences
 from samsa.ucca.graph import join_passages
@@ -93,26 +94,20 @@ def load_documents(
 
 
 def parse_documents(
-    parser: Any,
-    documents: Sequence[Sequence[str]],
-    *,
-    cache: Any = None,
-    jobs: int = 1,
-    dask: str | None = None,
-    progress: Callable[[int], Any] | None = None,
-    origin: str | None = None,
+    parser: Any, documents: Sequence[Sequence[str]], execution: Execution = IN_PROCESS
 ) -> Iterator[nx.DiGraph]:
     """Each document (its sentences as text) parsed sentence by sentence and joined into one passage, one
     document at a time: the sentences of all documents stream through one run of the parser (cached, in
     parallel, in input order: ``samsa.engine.pipeline.run_items``), so memory holds a window of them, whatever
-    the corpus' size. ``progress`` counts sentences; ``origin``: the file the documents are the lines of (named
-    by a refusal)."""
+    the corpus' size. The execution's progress counts sentences; its ``origin``: the file the documents are the
+    lines of (named by a refusal)."""
     from samsa.engine.corpus import parse_items
     from samsa.engine.pipeline import line_origin
     from samsa.engine.worker import Item
 
+    origin = execution.origin if isinstance(execution.origin, str) else None
     items = (Item("parse", s, origin=line_origin(origin, k)) for k, doc in enumerate(documents, 1) for s in doc)
-    stream = parse_items(parser, items, cache=cache, jobs=jobs, dask=dask, progress=progress)
+    stream = parse_items(parser, items, execution)
     try:
         for k, doc in enumerate(documents, 1):
             yield join_passages([next(stream) for _ in doc], str(k))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from os import PathLike
 from typing import Any
 
+from samsa.engine.seams import Execution
 from samsa.errors import InputError
 from samsa.languages import DEFAULT_LANGUAGE, get_language
 from samsa.lexical import per_sentence_refs
@@ -119,7 +120,8 @@ def evaluate(
         signatures.update(r.pop("signatures"))
         results[name] = r
     if "samsa" in wanted:
-        run = _SamsaRun(config, ucca, jobs, dask, cache, progress, documents, doubt, source_name)
+        execution = Execution(cache, jobs, dask, progress, source_name)
+        run = _SamsaRun(config, ucca, execution, documents, doubt)
         scores, sig = _samsa(source, [list(o) for o in systems.values()], run)
         for s, (name, (samsa_score, abl)) in enumerate(zip(systems, scores, strict=True)):
             results[name].update(samsa=samsa_score, samsa_abl=abl)
@@ -157,13 +159,9 @@ class _SamsaRun:
 
     config: SuiteConfig
     ucca: Any
-    jobs: int
-    dask: Any
-    cache: Any
-    progress: Any
+    execution: Execution
     documents: bool
     doubt: Any
-    source_name: str
 
 
 def _default_config(test_set: str | None) -> SuiteConfig:
@@ -192,34 +190,26 @@ def _samsa(source: list[str], systems: list[list[str]], run: _SamsaRun) -> tuple
     parser = shared_parser(get_language(run.config.samsa.language).parser)
     doubt = run.doubt
     run_doubt(parser, wanted=doubt is not None, parsed=run.ucca is None, documents=run.documents)
-    where = {"jobs": run.jobs, "dask": run.dask}
     if run.documents:
         graphs, named = _documents(source, run, parser)
         settings = run.config.samsa_config(named)
         job = Job(replace(settings, parser=None))
-        scores = score_means(graphs, systems, job, kind="graph", chunk=DOCUMENT_CHUNK, window=DOCUMENT_WINDOW, **where)
+        execution = Execution(jobs=run.execution.jobs, dask=run.execution.dask)  # the parse counted the progress
+        scores = score_means(
+            graphs, systems, job, execution, kind="graph", chunk=DOCUMENT_CHUNK, window=DOCUMENT_WINDOW
+        )
         return scores, Samsa(settings).signature(documents=True)
     kind: ItemKind = "parse"
     sources: list[Any] = source
-    cache = run.cache
+    execution = run.execution
     if run.ucca is not None:
         xml = get_parser("xml", directory=run.ucca)
         xml.check_count(len(source))
-        sources, kind, parser, cache = xml.files, "xml", xml, None
+        sources, kind, parser, execution = xml.files, "xml", xml, execution._replace(cache=None)
     settings = run.config.samsa_config(parser)
     uncertainty = doubt.calibration if doubt is not None else None
     job = Job(settings if kind == "parse" else replace(settings, parser=None), uncertainty=uncertainty)
-    scores = score_means(
-        sources,
-        systems,
-        job,
-        kind=kind,
-        cache=cache,
-        progress=run.progress,
-        doubt=doubt,
-        origin=run.source_name,
-        **where,
-    )
+    scores = score_means(sources, systems, job, execution, kind=kind, doubt=doubt)
     return scores, Samsa(settings).signature()
 
 
@@ -232,12 +222,10 @@ def _documents(source: list[str], run: _SamsaRun, parser: Any) -> tuple[Iterable
         if len(docs) != len(source):
             raise InputError(run.ucca, None, f"holds {len(docs)} documents for {len(source)} source lines")
         return load_documents(docs), "xml"
-    config = run.config
+    config, origin = run.config, str(run.execution.origin)
     texts = [
-        document_sentences(x, separator=config.separator, splitter=config.splitter, where=(run.source_name, k))
+        document_sentences(x, separator=config.separator, splitter=config.splitter, where=(origin, k))
         for k, x in enumerate(source, 1)
     ]
-    parsed = parse_documents(
-        parser, texts, cache=run.cache, jobs=run.jobs, dask=run.dask, progress=run.progress, origin=run.source_name
-    )
+    parsed = parse_documents(parser, texts, run.execution)
     return parsed, parser

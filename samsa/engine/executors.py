@@ -11,13 +11,24 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, Protocol
 
 from samsa.engine.seams import Want
 from samsa.engine.worker import Item, ItemResult, Job, Worker
 from samsa.errors import SamsaError
 
-__all__ = ["INLINE_CHUNKS", "PoolExecutor", "SerialExecutor", "WorkerDied"]
+__all__ = ["INLINE_CHUNKS", "Executor", "PoolExecutor", "SerialExecutor", "WorkerDied"]
+
+
+class Executor(Protocol):
+    """Runs chunks of items on workers built from one :class:`~samsa.engine.worker.Job`; results in input
+    order."""
+
+    job: Job
+
+    def map(self, tasks: Iterable[list[Item]], want: Want) -> Iterator[list[ItemResult]]: ...
+
+    def close(self) -> None: ...
 
 
 _PROCESS_WORKER: Worker | None = None  # one per pool process, set by its initializer

@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
-from samsa.engine.executors import PoolExecutor, SerialExecutor
-from samsa.engine.seams import CachingParser, EntryCache, Executor, Want
+from samsa.engine.executors import Executor, PoolExecutor, SerialExecutor
+from samsa.engine.seams import CachingParser, EntryCache, Want
 from samsa.engine.worker import Item, ItemResult, Job, Worker
 from samsa.errors import InputError
 from samsa.parsers.base import Parser

@@ -8,20 +8,17 @@ The engine calls a parser, an aligner and a cache only through these protocols (
 - an **aligner** is :class:`samsa.aligners.base.Aligner`;
 - a **cache** is an :class:`EntryCache` (:class:`samsa.engine.cache.ParseCache` is the one that ships);
 - an **executor** runs chunks of items on a :class:`samsa.engine.worker.Worker`, here, in a process pool or
-  on Dask (:class:`Executor`).
+  on Dask (:class:`samsa.engine.executors.Executor`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
+from collections.abc import Callable, Sequence
+from typing import Literal, NamedTuple, Protocol, runtime_checkable
 
 from samsa.parsers.base import Parser
 
-if TYPE_CHECKING:
-    from samsa.engine.worker import Item, ItemResult, Job
-
-__all__ = ["CachingParser", "EntryCache", "Executor", "ItemKind", "Want"]
+__all__ = ["IN_PROCESS", "CachingParser", "EntryCache", "Execution", "ItemKind", "Want"]
 
 #: what an item's ``source`` is: raw text or tokens to parse (``parse``), the same with a cache entry
 #: (``cached``), a UCCA graph (``graph``), or a UCCA XML file (``xml``)
@@ -93,12 +90,19 @@ class EntryCache(Protocol):
         ...
 
 
-class Executor(Protocol):
-    """Runs chunks of items on workers built from one :class:`~samsa.engine.worker.Job`; results in input
-    order."""
+class Execution(NamedTuple):
+    """How a corpus run executes, never what it computes: the parse cache (``cache``), worker processes
+    (``jobs``), Dask (``dask``: ``"local"`` or a scheduler's address), a progress callback (``progress``, given
+    the number of lines done), and what a refusal names as a line's place (``origin``: the file the sentences are
+    the lines of, or each sentence's own file). Commands build it from their options in one place
+    (``samsa.cli.common.Runtime.parse_run``)."""
 
-    job: Job
+    cache: EntryCache | None = None
+    jobs: int = 1
+    dask: str | None = None
+    progress: Callable[[int], None] | None = None
+    origin: str | Sequence[str] | None = None
 
-    def map(self, tasks: Iterable[list[Item]], want: Want) -> Iterator[list[ItemResult]]: ...
 
-    def close(self) -> None: ...
+#: one process, no cache, no progress: what a run does unless told otherwise
+IN_PROCESS = Execution()

@@ -45,6 +45,7 @@ __all__ = [
     "Estimate",
     "design_variance",
     "draw_lines",
+    "error_features",
     "estimate",
     "inclusion_probabilities",
     "line_spread",
@@ -66,9 +67,6 @@ class Estimate(NamedTuple):
     n_used: int
     ess: float
 
-    def as_dict(self, digits: int = 4) -> dict[str, float]:
-        return {k: round(float(v), digits) if isinstance(v, float) else v for k, v in self._asdict().items()}
-
 
 class ErrorModel(NamedTuple):
     """How a parse's doubt predicts its error, and the estimate's settings, fitted and chosen on the dev sets
@@ -89,8 +87,17 @@ class ErrorModel(NamedTuple):
     uniform_share: float = 0.5
 
     def predicted_sq(self, spread: np.ndarray | float, count_error: np.ndarray | float) -> np.ndarray:
-        c = self.coef
-        return np.maximum(0.0, c[0] + c[1] * np.asarray(spread) + c[2] * 100.0 * np.asarray(count_error))
+        f, c = error_features(spread, count_error), self.coef
+        return np.maximum(0.0, c[0] * f[..., 0] + c[1] * f[..., 1] + c[2] * f[..., 2])
+
+
+def error_features(spread: np.ndarray | float, count_error: np.ndarray | float) -> np.ndarray:
+    """The error model's features (last axis): 1, the spread of a score over the trees, and 100 times the line's
+    expected Scene-count error (broadcast to the spread's shape): the one place the model's formula is written
+    (:meth:`ErrorModel.predicted_sq`; ``lab/estimate.py`` fits the coefficients on them)."""
+    sp = np.asarray(spread, dtype=float)
+    ce = np.broadcast_to(np.asarray(count_error, dtype=float), sp.shape)
+    return np.stack([np.ones_like(sp), sp, ce * 100.0], axis=-1)
 
 
 def line_spread(scores: Sequence[float], weights: Sequence[float]) -> float:

@@ -21,6 +21,7 @@ __all__ = [
     "ParseInterval",
     "TreeMenu",
     "corpus_draws",
+    "count_error",
     "draw_trees",
     "fit_margin",
     "fit_top_map",
@@ -168,6 +169,12 @@ def scene_counts(menu: TreeMenu, calibration: Calibration) -> dict[int, float]:
     rest = 1.0 - dist[top]
     out = {c: (p if c == top else (1.0 - p) * q / rest if rest > 0 else 0.0) for c, q in dist.items()}
     return {c: round(q, 6) for c, q in sorted(out.items())}
+
+
+def count_error(menu: TreeMenu, calibration: Calibration) -> float:
+    """The expected distance between the one-best's Scene count and the annotators', under the calibrated count
+    distribution (:func:`scene_counts`): the error model's second feature."""
+    return float(sum(p * abs(c - menu.counts[0]) for c, p in scene_counts(menu, calibration).items()))
 
 
 def _rate(block: list) -> float:

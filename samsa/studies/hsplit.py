@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from samsa.engine.seams import IN_PROCESS, Execution
 from samsa.errors import InputError
 from samsa.fileio import read_lines
 from samsa.lexical.suite import SuiteConfig, evaluate_lexical
@@ -53,15 +54,11 @@ def benchmark_hsplit(
     samsa: bool = True,
     parser: Any = None,
     aligner: str = "exact",
-    jobs: int = 1,
-    dask: str | None = None,
-    cache: Any = None,
-    progress: Any = None,
+    execution: Execution = IN_PROCESS,
 ) -> dict[str, Any]:
     """``{system: {reference_set: {metric: value}}}`` plus signatures; outputs must be line-parallel.
 
-    ``jobs``, ``dask`` and ``cache`` say how SAMSA's parse and scoring run (``samsa.engine.pipeline``), not what
-    they compute.
+    ``execution`` says how SAMSA's parse and scoring run (``samsa.engine.pipeline``), not what they compute.
     """
     data = Path(data)
     refs = load_references(data, first)
@@ -101,9 +98,7 @@ def benchmark_hsplit(
         raw = read_lines(data / "easse" / "test_sets" / "turkcorpus" / "test.truecase.detok.orig")
         settings = SamsaConfig(aligner=aligner, tokenizer="none", parser=parser or get_parser("builtin"))
         metric, job = Samsa(settings), Job(settings)
-        means = score_means(
-            raw[: len(src)], list(outputs.values()), job, jobs=jobs, dask=dask, cache=cache, progress=progress
-        )  # parsed once, for every system
+        means = score_means(raw[: len(src)], list(outputs.values()), job, execution)  # parsed once, for every system
         for name, (samsa_score, abl) in zip(outputs, means, strict=True):
             results[name]["samsa"] = {"samsa": samsa_score, "samsa_abl": abl}
         signatures["samsa"] = metric.signature()

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from samsa.engine.seams import IN_PROCESS, Execution
 from samsa.errors import ConfigError, InputError
 from samsa.fileio import read_lines
 from samsa.lexical import corpus_fkgl, corpus_sari
@@ -226,10 +227,7 @@ def samsa_correlations(
     aligner: str = "exact",
     parser: Any = None,
     first: int = 70,
-    jobs: int = 1,
-    dask: str | None = None,
-    cache: Any = None,
-    progress: Any = None,
+    execution: Execution = IN_PROCESS,
 ) -> dict[str, Any]:
     """SAMSA and SAMSA-abl (automatic: built-in parser) against human G/M/S/StS on acl2018 + HSplit.
 
@@ -238,7 +236,7 @@ def samsa_correlations(
     (``easse/test_sets/turkcorpus/test.truecase.detok.orig``), parsed once by the
     built-in parser (spaCy tokenization). Outputs: Moses escapes undone, clitics
     rejoined (:func:`table2_normalize`), split at standalone sentence marks.
-    ``jobs``, ``dask``, ``cache``: how the parse and scoring run (``samsa.engine.pipeline``).
+    ``execution``: how the parse and scoring run (``samsa.engine.pipeline``).
     """
     from samsa.config import SamsaConfig
     from samsa.engine.corpus import score_means
@@ -261,9 +259,7 @@ def samsa_correlations(
         )
         human[h] = {d: float(hs.loc[h, d]) for d in DIMS}
     normalized = [[table2_normalize(x) for x in lines] for lines in outputs.values()]
-    means = score_means(
-        sources, normalized, Job(settings), jobs=jobs, dask=dask, cache=cache, progress=progress
-    )  # one parse
+    means = score_means(sources, normalized, Job(settings), execution)  # one parse
     scores = {name: {"SAMSA": a, "SAMSA-abl": b} for name, (a, b) in zip(outputs, means, strict=True)}
     systems = list(outputs)
     table: dict[str, dict[str, dict[str, float]]] = {}

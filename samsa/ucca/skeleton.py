@@ -1,12 +1,11 @@
-"""The Scene skeleton: the part of a UCCA graph that SAMSA reads, as a small data structure, and a writer of it to
-standard UCCA XML.
+"""The Scene skeleton: the part of a UCCA graph that SAMSA reads, as a small data structure.
 
 SAMSA reads, of a passage: its Scenes, in order; each Scene's words (its leaves, remote ones included); its main
 relation's minimal centers; its participants (A, remote and implicit ones included, Scenes among them), each by
-its minimal centers (docs/samsa.md). A :class:`Skeleton` holds exactly that, by token position, and
-:func:`skeleton_graph` writes it back as a valid passage whose paper-mode SAMSA and SAMSA-abl equal the full
-graph's on every output (``tests/test_skeleton.py``, ``benchmarks/annotator_effort.py``). The annotator
-(``samsa annotate``) edits a skeleton and saves it with the same writer.
+its minimal centers (docs/samsa.md). A :class:`Skeleton` holds exactly that, by token position;
+:mod:`samsa.ucca.skeleton_write` writes it back as a valid passage whose paper-mode SAMSA and SAMSA-abl equal
+the full graph's on every output (``tests/test_skeleton.py``). ``samsa skeleton`` and ``samsa annotate`` write
+with it.
 
 A center is the set of token positions (1-based, punctuation left out) of one minimal center; an empty one is an
 implicit unit (or a center without words), which scores 0.5.
@@ -14,7 +13,6 @@ implicit unit (or a center without words), which scores 0.5.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any, NamedTuple
@@ -91,9 +89,6 @@ class Skeleton(NamedTuple):
             for s in doc["scenes"]
         )
         return cls(tuple(doc["tokens"]), tuple(bool(x) for x in doc["punct"]), scenes_, str(doc.get("passage_id", "1")))
-
-    def dumps(self) -> str:
-        return json.dumps(self.to_json(), ensure_ascii=False)
 
     def runs(self, centers: Sequence[Center]) -> tuple[Center, ...]:
         """A unit's centers as SAMSA reads them: the words of all of them (it scores 1 when all are aligned, 0.5

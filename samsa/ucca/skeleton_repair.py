@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING
 from samsa.ucca import graph as G
 
 if TYPE_CHECKING:
-    from samsa.ucca.skeleton_write import _Writer
+    from samsa.ucca.skeleton_builder import PassageBuilder
 
 __all__ = ["bare", "exact", "repair"]
 
 Move = Callable[[], None]
 
 
-def bare(w: _Writer) -> list[str]:
+def bare(w: PassageBuilder) -> list[str]:
     """Units (implicit ones aside) with no word below them over primary edges."""
     held: set[str] = set()
     for unit in w.owner.values():
@@ -34,7 +34,7 @@ def bare(w: _Writer) -> list[str]:
     return [n for n, d in G.node_table(w.g).items() if d["layer"] == "1" and not d["implicit"] and n not in held]
 
 
-def exact(w: _Writer, primary: bool = False) -> bool:
+def exact(w: PassageBuilder, primary: bool = False) -> bool:
     """Whether each Scene reaches its words (``primary``: exactly; else, during repair, none beyond them) and
     each center unit holds exactly its center's words."""
     for scene, sid in zip(w.sk.scenes, w.scene_ids, strict=True):
@@ -44,7 +44,7 @@ def exact(w: _Writer, primary: bool = False) -> bool:
     return all(_primary_words(w, uid) == set(c) for c, uid in w.centers.items())
 
 
-def _primary_words(w: _Writer, unit: str) -> set[int]:
+def _primary_words(w: PassageBuilder, unit: str) -> set[int]:
     out: set[int] = set()
     stack = [unit]
     while stack:
@@ -59,7 +59,7 @@ def _primary_words(w: _Writer, unit: str) -> set[int]:
     return out
 
 
-def repair(w: _Writer) -> None:
+def repair(w: PassageBuilder) -> None:
     """Move until no unit is bare. Raises ValueError when no move helps."""
     while True:
         left = bare(w)
@@ -69,7 +69,7 @@ def repair(w: _Writer) -> None:
             raise ValueError(f"cannot write the skeleton of passage {w.sk.passage_id}: unit {left[0]} holds no word")
 
 
-def _try(w: _Writer, move: Move, before: int) -> bool:
+def _try(w: PassageBuilder, move: Move, before: int) -> bool:
     """Make ``move``; keep it if SAMSA reads the same and fewer units are bare, else put everything back."""
     saved = (copy.deepcopy(w.g), dict(w.parent), dict(w.owner))
     move()
@@ -79,7 +79,7 @@ def _try(w: _Writer, move: Move, before: int) -> bool:
     return False
 
 
-def _moves(w: _Writer, unit: str) -> Iterator[Move]:
+def _moves(w: PassageBuilder, unit: str) -> Iterator[Move]:
     """What might give ``unit`` a word, in the order tried:
 
     - adopt: a unit it reaches remotely becomes its primary child (the old parent reaches it remotely);
@@ -111,7 +111,7 @@ def _moves(w: _Writer, unit: str) -> Iterator[Move]:
         yield partial(_adopt_mark, w, unit, min(marks, key=G.node_key))
 
 
-def _set_remote(w: _Writer, parent: str, child: str, remote: bool) -> None:
+def _set_remote(w: PassageBuilder, parent: str, child: str, remote: bool) -> None:
     data = w.g.edges[parent, child]
     data["remote"] = remote
     if remote:
@@ -121,7 +121,7 @@ def _set_remote(w: _Writer, parent: str, child: str, remote: bool) -> None:
         w.parent[child] = parent
 
 
-def _detach(w: _Writer, child: str) -> None:
+def _detach(w: PassageBuilder, child: str) -> None:
     """``child``'s primary parent reaches it remotely from now on (the root lets it go)."""
     old = w.parent.pop(child, None)
     if old == G.ROOT_ID:
@@ -130,23 +130,23 @@ def _detach(w: _Writer, child: str) -> None:
         _set_remote(w, old, child, True)
 
 
-def _adopt(w: _Writer, unit: str, child: str) -> None:
+def _adopt(w: PassageBuilder, unit: str, child: str) -> None:
     _detach(w, child)
     _set_remote(w, unit, child, False)
 
 
-def _only_main(w: _Writer, scene: str) -> str | None:
+def _only_main(w: PassageBuilder, scene: str) -> str | None:
     mains = [c for c, d in w.g.succ[scene].items() if {"P", "S"} & set(d["categories"])]
     return mains[0] if len(mains) == 1 else None
 
 
-def _through(w: _Writer, unit: str, child: str, scene: str) -> None:
+def _through(w: PassageBuilder, unit: str, child: str, scene: str) -> None:
     w.g.remove_edge(unit, child)
     _detach(w, scene)
     w.edge(unit, scene, "C")
 
 
-def _sink(w: _Writer, unit: str, owner: str) -> None:
+def _sink(w: PassageBuilder, unit: str, owner: str) -> None:
     reach = w.reach(unit)
     _detach(w, unit)
     if w.g.has_edge(owner, unit):
@@ -158,7 +158,7 @@ def _sink(w: _Writer, unit: str, owner: str) -> None:
         w.terminal(unit, w.g.nodes[t]["position"])
 
 
-def _take(w: _Writer, unit: str, pos: int) -> None:
+def _take(w: PassageBuilder, unit: str, pos: int) -> None:
     owner = w.owner[pos]
     w.g.remove_edge(owner, f"0.{pos}")
     taken = w.unit()
@@ -167,6 +167,6 @@ def _take(w: _Writer, unit: str, pos: int) -> None:
     w.edge(owner, taken, "F", remote=True)
 
 
-def _adopt_mark(w: _Writer, unit: str, mark: str) -> None:
+def _adopt_mark(w: PassageBuilder, unit: str, mark: str) -> None:
     w.g.remove_edge(G.ROOT_ID, mark)
     w.edge(unit, mark, "U")

@@ -24,89 +24,15 @@ from collections.abc import Sequence
 import networkx as nx
 
 from samsa.ucca import graph as G
-from samsa.ucca.queries import unit_terminals
 from samsa.ucca.skeleton import Center, Skeleton
+from samsa.ucca.skeleton_builder import WRITTEN_BY, PassageBuilder
 from samsa.ucca.skeleton_repair import exact, repair
 from samsa.ucca.xml import to_standard_xml
 
 __all__ = ["WRITTEN_BY", "skeleton_graph", "skeleton_xml"]
 
-#: the passage attribute every skeleton file carries: ``samsa annotate`` overwrites a file that has it, and no other
-#: file unless the user asks
-WRITTEN_BY = {"written_by": "samsa-skeleton"}
 
-
-class _Writer:
-    """The passage under construction: units, and who holds what primarily."""
-
-    def __init__(self, sk: Skeleton) -> None:
-        self.sk = sk
-        self.g = G.new_passage(sk.passage_id, attributes=WRITTEN_BY)
-        for k, (text, is_punct) in enumerate(zip(sk.tokens, sk.punct, strict=True), 1):
-            self.g.add_node(
-                f"0.{k}",
-                layer="0",
-                type="Punctuation" if is_punct else "Word",
-                text=text,
-                position=k,
-                paragraph=1,
-                paragraph_position=k,
-                attributes={},
-                extra={},
-            )
-        self.next_id = 2
-        self.parent: dict[str, str] = {}  # unit -> its primary parent
-        self.owner: dict[int, str] = {}  # position -> the unit whose terminal it is
-        self.scene_ids = [self.unit() for _ in sk.scenes]
-        self.centers: dict[Center, str] = {}  # center -> its unit
-        self.groups: dict[tuple[Center, ...], str] = {}  # several centers -> the unit whose C children they are
-
-    def unit(self, implicit: bool = False, type_: str = "FN") -> str:
-        uid = f"1.{self.next_id}"
-        self.next_id += 1
-        G.add_unit(self.g, uid, type=type_, implicit=implicit, extra={})
-        return uid
-
-    def edge(self, parent: str, child: str, cat: str, remote: bool = False) -> None:
-        G.add_edge(self.g, parent, child, (cat,), remote=remote)
-        if not remote and self.g.nodes[child]["layer"] == "1":
-            self.parent[child] = parent
-
-    def terminal(self, parent: str, pos: int) -> None:
-        self.edge(parent, f"0.{pos}", "Terminal")
-        self.owner[pos] = parent
-
-    def above(self, unit: str, other: str) -> bool:
-        """Whether ``unit`` is ``other`` or one of its primary ancestors."""
-        node: str | None = other
-        while node is not None:
-            if node == unit:
-                return True
-            node = self.parent.get(node)
-        return False
-
-    def link(self, parent: str, child: str, cat: str, remote: bool = False) -> None:
-        """``parent`` -cat-> ``child``: primary when ``child`` has no primary parent yet (and that makes no
-        cycle), else remote. When the pair has an edge already, that edge takes the category too (UCCA's
-        multi-category edge: a unit both a Scene's main relation and its participant), or, when it has it, a
-        new unit whose ``C`` child ``child`` is stands in between."""
-        if self.g.has_edge(parent, child):
-            data = self.g.edges[parent, child]
-            if cat not in data["categories"]:
-                data["categories"] = (*data["categories"], cat)
-                data["category_attributes"].append({"tag": cat})
-                return
-            via = self.unit()
-            self.edge(parent, via, cat)
-            parent, cat = via, "C"
-        primary = not remote and child not in self.parent and not self.above(child, parent)
-        self.edge(parent, child, cat, remote=not primary)
-
-    def reach(self, unit: str) -> set[int]:
-        return {self.g.nodes[t]["position"] for t in unit_terminals(self.g, unit, punct=False, remotes=True)}
-
-
-def _build_centers(w: _Writer) -> None:
+def _build_centers(w: PassageBuilder) -> None:
     """One unit per distinct center, smallest first; a center holding a smaller one takes its unit as a child."""
     found = {c for s in w.sk.scenes for c in s.main if c}
     found |= {c for s in w.sk.scenes for p in s.participants for c in p.centers if c}
@@ -132,7 +58,7 @@ def _words(sk: Skeleton, c: Center) -> str:
     return " ".join(sk.tokens[p - 1] for p in c)
 
 
-def _attach(w: _Writer, parent: str, centers: Sequence[Center], cat: str, remote: bool = False) -> None:
+def _attach(w: PassageBuilder, parent: str, centers: Sequence[Center], cat: str, remote: bool = False) -> None:
     """``parent`` -cat-> the unit of ``centers``: one center's unit, an implicit unit (no words), or a unit
     whose ``C`` children they are, one for each set of centers (units without words score alike, so several
     become one)."""
@@ -161,7 +87,7 @@ def _innermost_first(sk: Skeleton) -> list[int]:
     return sorted(range(len(sk.scenes)), key=lambda k: (len(sk.scenes[k].words), -depth[k], k))
 
 
-def _attach_scenes(w: _Writer) -> None:
+def _attach_scenes(w: PassageBuilder) -> None:
     for k in _innermost_first(w.sk):
         scene, sid = w.sk.scenes[k], w.scene_ids[k]
         _attach(w, sid, scene.main or ((),), "P")
@@ -172,7 +98,7 @@ def _attach_scenes(w: _Writer) -> None:
                 _attach(w, sid, p.centers or ((),), "A", p.remote)
 
 
-def _leaves(w: _Writer) -> None:
+def _leaves(w: PassageBuilder) -> None:
     """Give each Scene the words it has beyond its main relation's and participants', innermost Scenes first:
     a word no unit holds under a function unit of the Scene; one another unit holds over a remote edge to the
     smallest unit that holds it and only words of the Scene (carved out of its holder when there is none)."""
@@ -190,7 +116,7 @@ def _leaves(w: _Writer) -> None:
                 w.link(sid, _holder(w, pos, words), "F", remote=True)
 
 
-def _holder(w: _Writer, pos: int, words: set[int]) -> str:
+def _holder(w: PassageBuilder, pos: int, words: set[int]) -> str:
     """The unit with the fewest words that holds ``pos`` and only words among ``words``; without one, a new
     unit under the word's owner holding the owner's words that are among ``words``."""
     best: tuple[int, str] | None = None
@@ -211,7 +137,7 @@ def _holder(w: _Writer, pos: int, words: set[int]) -> str:
     return carved
 
 
-def _rest(w: _Writer) -> None:
+def _rest(w: PassageBuilder) -> None:
     """Words no Scene holds under one function unit of the root; each punctuation mark under one of its own;
     Scenes and centers with no primary parent under the root."""
     words = [k for k in range(1, len(w.sk.tokens) + 1) if k not in w.owner and not w.sk.punct[k - 1]]
@@ -240,7 +166,7 @@ def skeleton_graph(sk: Skeleton) -> nx.DiGraph:
     ValueError
         Two centers overlap without one holding the other, or a unit cannot be given a word.
     """
-    w = _Writer(sk)
+    w = PassageBuilder(sk)
     _build_centers(w)
     _attach_scenes(w)
     _leaves(w)
