@@ -1,7 +1,7 @@
 """``samsa annotate`` in a real browser: Debian's chromium, driven by Playwright (no browser download).
 
 The edits are driven from :func:`samsa.annotate.effort.script` (the actions the effort benchmark counts), with
-the page's own clicks and keys, so these tests also check that the page's edits are those of
+the page's own clicks and the keys of ``samsa/annotate/assets/keys.json``; the server applies them with
 ``samsa/annotate/edits.py``. Run only these: ``pytest -m browser``.
 """
 
@@ -20,6 +20,7 @@ import pytest
 
 from samsa.annotate.edits import PARTICIPANT_EDITS, Edit
 from samsa.annotate.effort import script
+from samsa.annotate.keys import keys
 from samsa.ucca.skeleton import Skeleton, skeleton_of
 from samsa.ucca.xml import load_passage
 
@@ -36,9 +37,7 @@ SOURCES = [
 ]
 GOLD = {1: "ucca/paper/1_john_home_call.xml", 2: "ucca/paper/2_read_book.xml", 3: "ucca/traveling_fun.xml",
         4: "ucca/man_woman_left.xml"}  # fmt: skip
-KEYS = {"new_scene": "n", "delete_scene": "X", "set_main": "m", "set_words": "w", "add_participant": "a",
-        "add_remote_participant": "A", "add_scene_participant": "s", "recentre": "c", "remove_participant": "x",
-        "toggle_remote": "r", "make_implicit": "i", "link_scene": "l"}  # fmt: skip
+KEYS = {k.action: k.presses[0] for k in keys()}  # each edit's first key, as the page binds it
 
 
 class Annotator:
@@ -128,6 +127,7 @@ def _do(page, e: Edit, current: Skeleton) -> None:
         words = (current.scenes[e.target].main[0][0],)
     _select(page, words)
     page.keyboard.press(KEYS[e.name])
+    _settled(page)  # the server's answer shown before the next click
 
 
 def _gold(line: int) -> Skeleton:

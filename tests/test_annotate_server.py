@@ -138,6 +138,43 @@ def test_saved_file_is_the_skeleton_and_reopens(served):
     assert view["tokens"][2] == "<script>" and view["scene_counts"] == {"1": 0.25, "2": 0.75}
 
 
+def test_an_edit_is_applied_by_the_server_and_nothing_is_saved(served):
+    """The page sends intents: the server applies samsa/annotate/edits.py and answers with the skeleton."""
+    server, out = served
+    new = {**SCENES, "edit": {"name": "new_scene", "selection": [3]}}
+    status, body, _ = request(server, "POST", "/api/line/3/edit", new)
+    answer = json.loads(body)
+    assert status == 200 and answer["active"] == 1 and len(answer["scenes"]) == 2
+    assert answer["scenes"][1] == {"words": [3], "main": [[3]], "participants": []}
+    add = {**SCENES, "edit": {"name": "add_participant", "scene": 0, "selection": [3]}}
+    parts = json.loads(request(server, "POST", "/api/line/3/edit", add)[1])["scenes"][0]["participants"]
+    assert [p["centers"] for p in parts] == [[[1]], [[3]]]
+    assert list(out.iterdir()) == []
+    for bad in ({"name": "rm -rf"}, {"name": "set_main", "selection": [4]}, {"name": "set_main", "scene": "0"}):
+        assert request(server, "POST", "/api/line/3/edit", {**SCENES, "edit": bad})[0] == 400
+    assert (
+        request(server, "POST", "/api/line/3/edit", {**SCENES, "edit": {"name": "delete_scene", "scene": 5}})[0] == 422
+    )
+    assert request(server, "GET", "/api/line/3/edit")[0] == 404
+
+
+def test_the_keys_are_one_table_that_the_page_and_the_docs_read(served):
+    from samsa.annotate.edits import EDITS
+    from samsa.annotate.keys import keys, markdown
+
+    server, _ = served
+    status, body, _ = request(server, "GET", "/keys.json")
+    table = keys()
+    assert status == 200 and [k["action"] for k in json.loads(body)] == [k.action for k in table]
+    assert EDITS <= {k.action for k in table}
+    presses = [p for k in table for p in k.presses]
+    assert len(presses) == len(set(presses))  # one action a press
+    assert markdown() in (FIXTURES.parent / "docs" / "annotate.md").read_text(encoding="utf-8")
+    js = (FIXTURES.parent / "samsa" / "annotate" / "assets" / "annotate.js").read_text(encoding="utf-8")
+    page_actions = {k.action for k in table} - EDITS
+    assert all(f"  {a}: " in js for a in page_actions), "every page action of keys.json has its function"
+
+
 def test_a_file_another_tool_wrote_is_replaced_only_when_asked(served):
     server, out = served
     foreign = b"<root passageID='x'><layer layerID='0'/></root>"

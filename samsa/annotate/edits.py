@@ -1,9 +1,9 @@
 """The edits of ``samsa annotate``, one undo step each, on a :class:`~samsa.ucca.skeleton.Skeleton`.
 
-The page (``assets/annotate.js``) makes the same edits in the browser; this module is their definition in
-Python, which the effort benchmark applies (``benchmarks/annotator_effort.py``: the actions it counts turn the
-parse's skeleton into the gold one) and the browser tests compare with. Words are 1-based token positions; a
-selection is a set of them.
+The one implementation: the page (``assets/annotate.js``) sends each edit to the server, which applies it here
+and answers with the skeleton (``Workspace.edit``); the effort benchmark applies the same edits
+(``benchmarks/annotator_effort.py``: the actions it counts turn the parse's skeleton into the gold one). Words
+are 1-based token positions; a selection is a set of them.
 
 After every edit a Scene's words hold at least its centers' words and those of the Scenes among its
 participants (the edit adds them); ``set_words`` is the only edit that removes words.
@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from samsa.ucca.skeleton import Center, Participant, SceneSkeleton, Skeleton
 
-__all__ = ["EDITS", "PARTICIPANT_EDITS", "Edit", "apply"]
+__all__ = ["EDITS", "PARTICIPANT_EDITS", "Edit", "apply", "placed"]
 
 
 class Edit(NamedTuple):
@@ -57,7 +57,7 @@ def _new_scene(sk: Skeleton, e: Edit) -> list[SceneSkeleton]:
     before the first Scene that starts after it."""
     main = sk.runs([e.selection])
     scene = SceneSkeleton(tuple(sorted(set(e.selection))), main, ())
-    at = next((k for k, s in enumerate(sk.scenes) if _first_word(s) > _first_word(scene)), len(sk.scenes))
+    at = placed(sk, scene.words)
     scenes = list(sk.scenes)
     scenes.insert(at, scene)
     return [
@@ -120,24 +120,32 @@ def _participant_edit(p: Participant, e: Edit, centers: tuple[Center, ...]) -> P
     raise ValueError(f"unknown edit {e.name!r}")
 
 
-#: every edit by name, and what it does (the page's buttons and keys: docs/annotate.md)
-EDITS = {
-    "new_scene": "add a Scene whose main relation is the selection (none selected: an implicit one)",
-    "delete_scene": "delete the Scene (and every participant that is it)",
-    "set_main": "the selection becomes the Scene's main relation",
-    "set_words": "the selection becomes the Scene's words (its centers' words stay)",
-    "add_participant": "add a participant centred on the selection (none selected: an implicit one)",
-    "add_remote_participant": "add a remote participant centred on the selection (another Scene's words)",
-    "add_scene_participant": "add a participant that is another Scene",
-    "remove_participant": "remove the participant",
-    "recentre": "the selection becomes the participant's center",
-    "toggle_remote": "mark the participant remote, or not",
-    "make_implicit": "the participant becomes implicit (no words)",
-    "link_scene": "the participant is another Scene (its main relation is its center)",
-}
+#: every edit by name (the page's buttons and keys: :mod:`samsa.annotate.keys`)
+EDITS = frozenset(
+    {
+        "new_scene",
+        "delete_scene",
+        "set_main",
+        "set_words",
+        "add_participant",
+        "add_remote_participant",
+        "add_scene_participant",
+        "remove_participant",
+        "recentre",
+        "toggle_remote",
+        "make_implicit",
+        "link_scene",
+    }
+)
 
 #: edits that act on one participant of the Scene
 PARTICIPANT_EDITS = frozenset({"remove_participant", "recentre", "toggle_remote", "make_implicit", "link_scene"})
+
+
+def placed(sk: Skeleton, selection: tuple[int, ...]) -> int:
+    """Where ``new_scene`` puts a Scene whose words are ``selection``: before the first Scene that starts after it."""
+    first = min(selection, default=0)
+    return next((k for k, s in enumerate(sk.scenes) if _first_word(s) > first), len(sk.scenes))
 
 
 def apply(sk: Skeleton, e: Edit) -> Skeleton:

@@ -38,12 +38,13 @@ ASSETS = {
     "/": ("index.html", "text/html"),
     "/annotate.js": ("annotate.js", "text/javascript"),
     "/annotate.css": ("annotate.css", "text/css"),
+    "/keys.json": ("keys.json", "application/json"),
 }
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
-LINE_PATH = re.compile(r"/api/line/([1-9][0-9]{0,9})")
+LINE_PATH = re.compile(r"/api/line/([1-9][0-9]{0,9})(/edit)?")
 
 
 class AnnotateServer(ThreadingHTTPServer):
@@ -145,7 +146,7 @@ class Handler(BaseHTTPRequestHandler):
             self._json(workspace.overview())
         elif path == "/api/estimate":
             self._json(workspace.estimate())
-        elif (m := LINE_PATH.fullmatch(path)) and int(m.group(1)) in workspace.lines:
+        elif (m := LINE_PATH.fullmatch(path)) and not m.group(2) and int(m.group(1)) in workspace.lines:
             self._json(workspace.open(int(m.group(1))))
         else:
             self._refuse(404, "not found")
@@ -160,8 +161,9 @@ class Handler(BaseHTTPRequestHandler):
         ok, doc = self._body()
         if not ok:
             return
+        workspace = self.server.workspace
         try:
-            self._json(self.server.workspace.save(int(m.group(1)), doc))
+            self._json((workspace.edit if m.group(2) else workspace.save)(int(m.group(1)), doc))
         except SaveError as e:
             self._refuse(e.status, str(e))
 

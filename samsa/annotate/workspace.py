@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from samsa.annotate.edits import Edit
 from samsa.ucca.skeleton import Participant, SceneSkeleton, Skeleton, skeleton_of
 from samsa.ucca.skeleton_write import WRITTEN_BY, skeleton_xml
 
@@ -64,18 +65,29 @@ def file_status(path: Path, tokens: tuple[str, ...]) -> tuple[str, Skeleton | No
 
 
 def read_skeleton(doc: Any, line: Line) -> Skeleton:
-    """The page's skeleton of ``line`` (its Scenes only: the tokens are the line's), checked: every word a
-    position of a word (not punctuation) of the line, every Scene a participant names one of them."""
+    """The page's skeleton of ``line``, checked (:func:`page_skeleton`), in its canonical form."""
+    return page_skeleton(doc, line).canonical()
+
+
+def _positions(value: Any, line: Line) -> tuple[int, ...]:
+    """Word positions as the page sends them, checked: each a word (not punctuation) of the line."""
+    tokens, punct = line.parse.tokens, line.parse.punct
+    if not isinstance(value, list) or not all(
+        isinstance(w, int) and not isinstance(w, bool) and 1 <= w <= len(tokens) and not punct[w - 1] for w in value
+    ):
+        raise SaveError(400, f"word positions must be words of line {line.number} (1 to {len(tokens)})")
+    return tuple(value)
+
+
+def page_skeleton(doc: Any, line: Line) -> Skeleton:
+    """The page's skeleton of ``line`` (its Scenes only: the tokens are the line's), as the page has it, checked:
+    every word a position of a word (not punctuation) of the line, every Scene a participant names one of them."""
     if not isinstance(doc, dict) or not isinstance(doc.get("scenes"), list):
         raise SaveError(400, "expected {'scenes': [...]}")
-    tokens, punct = line.parse.tokens, line.parse.punct
-    words = {k for k in range(1, len(tokens) + 1) if not punct[k - 1]}
     n = len(doc["scenes"])
 
     def positions(value: Any) -> tuple[int, ...]:
-        if not isinstance(value, list) or not all(isinstance(w, int) and w in words for w in value):
-            raise SaveError(400, f"word positions must be words of line {line.number} (1 to {len(tokens)})")
-        return tuple(value)
+        return _positions(value, line)
 
     def participant(p: Any) -> Participant:
         if not isinstance(p, dict):
@@ -102,7 +114,19 @@ def read_skeleton(doc: Any, line: Line) -> Skeleton:
                 tuple(participant(p) for p in parts),
             )
         )
-    return line.parse._replace(scenes=tuple(scenes), passage_id=str(line.number)).canonical()
+    return line.parse._replace(scenes=tuple(scenes), passage_id=str(line.number))
+
+
+def read_edit(doc: Any, line: Line) -> Edit:
+    """The edit the page asks for (``{"name", "scene", "participant", "selection", "target"}``), checked."""
+    from samsa.annotate.edits import EDITS
+
+    if not isinstance(doc, dict) or doc.get("name") not in EDITS:
+        raise SaveError(400, f"an edit is one of {', '.join(sorted(EDITS))}")
+    scene, participant, target = doc.get("scene", 0), doc.get("participant", 0), doc.get("target")
+    if not all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in (scene, participant, target)):
+        raise SaveError(400, "an edit's scene, participant and target are numbers")
+    return Edit(doc["name"], scene or 0, participant or 0, _positions(doc.get("selection", []), line), target)
 
 
 class Workspace:
@@ -177,6 +201,21 @@ class Workspace:
                 )
             _atomic_write(self.path(number), data)
         return {"saved": self.path(number).name, "overview": self.overview()}
+
+    def edit(self, number: int, doc: Any) -> dict[str, Any]:
+        """The page's skeleton of line ``number`` after one edit (:func:`samsa.annotate.edits.apply`), and the
+        Scene to make active (the new one after ``new_scene``); nothing is saved."""
+        from samsa.annotate.edits import apply, placed
+
+        line = self.lines[number]
+        sk = page_skeleton(doc, line)
+        e = read_edit(doc.get("edit"), line)
+        try:
+            after = apply(sk, e)
+        except (ValueError, IndexError) as err:
+            raise SaveError(422, str(err)) from None
+        active = placed(sk, e.selection) if e.name == "new_scene" else e.scene
+        return {"scenes": after.to_json()["scenes"], "active": active}
 
     def estimate(self) -> dict[str, Any]:
         """Each system's estimate, as ``samsa score --plan`` gives it, once every drawn line is annotated."""

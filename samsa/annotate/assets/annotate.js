@@ -1,5 +1,6 @@
 // samsa annotate: the page. Standard DOM only; every text shown goes in as textContent, never as markup.
-// The edits are those of samsa/annotate/edits.py (same names, same effect); each is one undo step.
+// Each edit goes to the server, which applies samsa/annotate/edits.py and answers with the skeleton; each is one
+// undo step. The keys are samsa/annotate/assets/keys.json's: the page binds them and builds its help from it.
 "use strict";
 (() => {
   const token = new URLSearchParams(location.search).get("token") || "";
@@ -10,7 +11,6 @@
     if (text !== undefined) e.textContent = text;
     return e;
   };
-  const uniqSorted = (xs) => Array.from(new Set(xs)).sort((a, b) => a - b);
   const clone = (x) => JSON.parse(JSON.stringify(x));
 
   let overview = null; // /api/overview
@@ -23,6 +23,8 @@
   let cursor = 1;
   let anchor = null;
   let saving = Promise.resolve();
+  let editing = Promise.resolve();
+  let bindings = {}; // press -> action (keys.json)
   let estimating = false;
   const histories = new Map(); // line -> {past, future, overwrite}
 
@@ -43,80 +45,6 @@
     return { ok: r.ok, status: r.status, data };
   }
 
-  // ------------------------------------------------------------------ the edits (samsa/annotate/edits.py)
-  function runs(sel) {
-    const w = uniqSorted(sel);
-    if (!w.length) return [[]];
-    const out = [[w[0]]];
-    for (let k = 1; k < w.length; k++) {
-      let gap = false;
-      for (let t = w[k - 1] + 1; t < w[k]; t++) if (!view.punct[t - 1]) gap = true;
-      if (gap) out.push([]);
-      out[out.length - 1].push(w[k]);
-    }
-    return out;
-  }
-  function required(s, all) {
-    const w = [];
-    s.main.forEach((c) => w.push(...c));
-    s.participants.forEach((p) => {
-      p.centers.forEach((c) => w.push(...c));
-      if (p.scene !== null && all[p.scene]) w.push(...all[p.scene].words);
-    });
-    return w;
-  }
-  function settle(list) {
-    let out = list;
-    for (let i = 0; i <= list.length; i++) {
-      let grew = false;
-      const next = out.map((s) => {
-        const words = uniqSorted([...s.words, ...required(s, out)]);
-        if (words.length !== s.words.length) grew = true;
-        return { ...s, words };
-      });
-      out = next;
-      if (!grew) break;
-    }
-    return out;
-  }
-  const firstWord = (s) => (s.words.length ? Math.min(...s.words) : 0);
-
-  function apply(list, e) {
-    const sel = e.selection || [];
-    let out = clone(list);
-    if (e.name === "new_scene") {
-      const scene = { words: uniqSorted(sel), main: runs(sel), participants: [] };
-      let at = out.findIndex((s) => firstWord(s) > firstWord(scene));
-      if (at < 0) at = out.length;
-      out.forEach((s) => s.participants.forEach((p) => { if (p.scene !== null && p.scene >= at) p.scene += 1; }));
-      out.splice(at, 0, scene);
-    } else if (e.name === "delete_scene") {
-      out.splice(e.scene, 1);
-      out.forEach((s) => {
-        s.participants = s.participants.filter((p) => p.scene !== e.scene);
-        s.participants.forEach((p) => { if (p.scene !== null && p.scene > e.scene) p.scene -= 1; });
-      });
-    } else {
-      const s = out[e.scene];
-      const ps = s.participants;
-      const p = ps[e.participant];
-      switch (e.name) {
-        case "set_main": s.main = runs(sel); break;
-        case "set_words": s.words = uniqSorted(sel); break;
-        case "add_participant": ps.push({ centers: runs(sel), scene: null, remote: false }); break;
-        case "add_remote_participant": ps.push({ centers: runs(sel), scene: null, remote: true }); break;
-        case "add_scene_participant": ps.push({ centers: [], scene: e.target, remote: false }); break;
-        case "remove_participant": ps.splice(e.participant, 1); break;
-        case "recentre": ps[e.participant] = { centers: runs(sel), scene: null, remote: p.remote }; break;
-        case "toggle_remote": p.remote = !p.remote; break;
-        case "make_implicit": ps[e.participant] = { centers: [[]], scene: null, remote: p.remote }; break;
-        case "link_scene": ps[e.participant] = { centers: [], scene: e.target, remote: p.remote }; break;
-        default: throw new Error("unknown edit " + e.name);
-      }
-    }
-    return settle(out);
-  }
-
   // ------------------------------------------------------------------ doing an edit
   function history() {
     if (!histories.has(view.line)) histories.set(view.line, { past: [], future: [], overwrite: false });
@@ -133,6 +61,9 @@
     b.className = error ? "error" : "";
     b.hidden = !text;
   }
+  function pend(step) {
+    document.body.dataset.pending = String(Number(document.body.dataset.pending || 0) + step);
+  }
   function edit(name) {
     if (!view) return;
     const e = { name, scene: active, participant: part, selection: Array.from(selection) };
@@ -145,18 +76,25 @@
       e.target = selectedScene();
       if (e.target === null) return say("select a word of the other Scene's main relation first", true);
     }
-    const h = history();
-    h.past.push(clone(scenes));
-    h.future = [];
-    scenes = apply(scenes, e);
-    if (name === "new_scene") active = scenes.findIndex((s) => JSON.stringify(s.main) === JSON.stringify(runs(e.selection)) && s.participants.length === 0);
-    if (name === "delete_scene") { active = Math.min(active, scenes.length - 1); part = -1; }
-    if (name.startsWith("add_")) part = scenes[active].participants.length - 1;
-    if (name === "remove_participant") part = Math.min(part, scenes[active].participants.length - 1);
-    active = Math.max(0, active);
     selection = new Set();
-    say("");
-    changed();
+    const line = view.line;
+    pend(1);
+    editing = editing.then(async () => {
+      const r = await api("/api/line/" + line + "/edit", { scenes, edit: e });
+      if (!view || view.line !== line) return;
+      if (!r.ok) return say("not done: " + (r.data.error || r.status), true);
+      const h = history();
+      h.past.push(clone(scenes));
+      h.future = [];
+      scenes = r.data.scenes;
+      active = r.data.active;
+      if (name === "delete_scene") part = -1;
+      if (name.startsWith("add_")) part = scenes[active].participants.length - 1;
+      if (name === "remove_participant") part = Math.min(part, scenes[active].participants.length - 1);
+      active = Math.max(0, Math.min(active, scenes.length - 1));
+      say("");
+      changed();
+    }).catch((err) => say("not done: " + err, true)).finally(() => pend(-1));
   }
   function undo(redo) {
     if (!view) return;
@@ -175,10 +113,8 @@
     const line = view.line;
     $("savestate").textContent = "saving…";
     $("savestate").className = "";
-    document.body.dataset.pending = String(Number(document.body.dataset.pending || 0) + 1);
-    saving = saving.then(() => save(line, snapshot)).catch((err) => say("not saved: " + err, true)).finally(() => {
-      document.body.dataset.pending = String(Number(document.body.dataset.pending) - 1);
-    });
+    pend(1);
+    saving = saving.then(() => save(line, snapshot)).catch((err) => say("not saved: " + err, true)).finally(() => pend(-1));
   }
   async function save(line, body) {
     const r = await api("/api/line/" + line, body);
@@ -312,6 +248,7 @@
   // ------------------------------------------------------------------ lines
   async function open(i) {
     if (!overview || i < 0 || i >= overview.lines.length) return;
+    await editing;
     await saving;
     index = i;
     const r = await api("/api/line/" + overview.lines[i].line);
@@ -348,38 +285,62 @@
     render();
   }
 
-  const KEYS = {
-    n: "new_scene", X: "delete_scene", Delete: "delete_scene", m: "set_main", w: "set_words", a: "add_participant",
-    A: "add_remote_participant", s: "add_scene_participant", c: "recentre", x: "remove_participant",
-    r: "toggle_remote", i: "make_implicit", l: "link_scene",
+  function cycleScene(step) {
+    if (!scenes.length) return;
+    active = (active + step + scenes.length) % scenes.length;
+    part = -1;
+    render();
+  }
+  function cyclePart(step) {
+    const n = scenes[active] ? scenes[active].participants.length : 0;
+    if (!n) return;
+    part = step > 0 ? (part + 1) % n : (part <= 0 ? n - 1 : part - 1);
+    render();
+  }
+  const ACTIONS = {
+    save: () => { if (view) changed(); },
+    undo: () => undo(false),
+    redo: () => undo(true),
+    left: () => move(-1, false),
+    right: () => move(1, false),
+    extend_left: () => move(-1, true),
+    extend_right: () => move(1, true),
+    toggle: () => toggle(cursor, false),
+    clear: () => { selection = new Set(); render(); },
+    next_scene: () => cycleScene(1),
+    previous_scene: () => cycleScene(-1),
+    next_participant: () => cyclePart(1),
+    previous_participant: () => cyclePart(-1),
+    next_line: () => open(index + 1),
+    previous_line: () => open(index - 1),
+    jump: () => $("jump").focus(),
+    help: () => { $("help").open = !$("help").open; },
   };
+  const act = (action) => (ACTIONS[action] ? ACTIONS[action]() : edit(action));
+  function pressName(ev) {
+    let k = ev.key;
+    if (ev.shiftKey && k.length > 1) k = "Shift+" + k;
+    return (ev.ctrlKey ? "Ctrl+" : "") + k;
+  }
   function onKey(ev) {
-    if (ev.target === $("jump")) return;
-    if (ev.altKey || ev.metaKey) return;
-    const k = ev.key;
-    if (ev.ctrlKey) {
-      if (k === "z" || k === "Z") { undo(ev.shiftKey); ev.preventDefault(); }
-      else if (k === "y") { undo(true); ev.preventDefault(); }
-      return;
-    }
-    let done = true;
-    if (KEYS[k]) edit(KEYS[k]);
-    else if (k === "Enter") changed();
-    else if (k === "z") undo(false);
-    else if (k === "y") undo(true);
-    else if (k === "ArrowLeft" || k === "ArrowRight") move(k === "ArrowLeft" ? -1 : 1, ev.shiftKey);
-    else if (k === " ") toggle(cursor, false);
-    else if (k === "Escape") { selection = new Set(); render(); }
-    else if (k === "Tab") { if (scenes.length) { active = (active + (ev.shiftKey ? scenes.length - 1 : 1)) % scenes.length; part = -1; render(); } }
-    else if (k === "ArrowDown" || k === "ArrowUp") {
-      const n = scenes[active] ? scenes[active].participants.length : 0;
-      if (n) { part = k === "ArrowDown" ? (part + 1) % n : (part <= 0 ? n - 1 : part - 1); render(); }
-    } else if (k === "PageDown" || k === ".") open(index + 1);
-    else if (k === "PageUp" || k === ",") open(index - 1);
-    else if (k === "g") $("jump").focus();
-    else if (k === "?") $("help").open = !$("help").open;
-    else done = false;
-    if (done) ev.preventDefault();
+    if (ev.target === $("jump") || ev.altKey || ev.metaKey) return;
+    const action = bindings[pressName(ev)];
+    if (!action) return;
+    act(action);
+    ev.preventDefault();
+  }
+  function useKeys(keys) {
+    bindings = {};
+    const help = $("keys");
+    keys.forEach((k) => {
+      k.presses.forEach((p) => { bindings[p] = k.action; });
+      const tr = el("tr");
+      tr.append(el("th", null, k.shown.replaceAll("`", "")), el("td", null, k.does));
+      help.append(tr);
+      document.querySelectorAll("[data-edit='" + k.action + "'], [data-action='" + k.action + "']").forEach((b) => {
+        b.title = k.shown.replaceAll("`", "");
+      });
+    });
   }
 
   async function start() {
@@ -389,11 +350,7 @@
       if (b) toggle(Number(b.dataset.pos), ev.shiftKey);
     });
     document.querySelectorAll("[data-edit]").forEach((b) => b.addEventListener("click", () => edit(b.dataset.edit)));
-    $("accept").addEventListener("click", () => { if (view) changed(); });
-    $("undo").addEventListener("click", () => undo(false));
-    $("redo").addEventListener("click", () => undo(true));
-    $("prev").addEventListener("click", () => open(index - 1));
-    $("next").addEventListener("click", () => open(index + 1));
+    document.querySelectorAll("[data-action]").forEach((b) => b.addEventListener("click", () => act(b.dataset.action)));
     $("jump").addEventListener("keydown", (ev) => {
       if (ev.key !== "Enter") return;
       const n = Number($("jump").value);
@@ -401,6 +358,9 @@
       if (i < 0) say("line " + $("jump").value + " is not one to annotate here", true);
       else { $("jump").blur(); open(i); }
     });
+    const k = await api("/keys.json");
+    if (!k.ok) return say("cannot start: no keys", true);
+    useKeys(k.data);
     const r = await api("/api/overview");
     if (!r.ok) return say("cannot start: " + (r.data.error || r.status), true);
     overview = r.data;
