@@ -4,7 +4,7 @@ Usage:
     python benchmarks/annotator_effort.py [--plans 20]      # writes benchmarks/results/annotator_effort.json
 
 Effort: on Wiki test, 20K test (the ``fast`` pipeline) and German-20K test (``de``), every line's one-best parse
-(the gold tokens) is read as a skeleton, as the page pre-fills it, and :func:`samsa.annotate.effort.script` counts
+(the gold tokens) is read as a skeleton, as the page pre-fills it, and :func:`lab.annotator_effort.script` counts
 the page's actions (one undo step each) that turn it into the gold skeleton; applying them is checked to give the
 gold skeleton (but for the Scenes' order). Reported for the lines that ``--plans`` plans of ``samsa sample``
 draw at a budget of 20% (the shipped design: probabilities from the parse's doubt; a seed each; the drawn lines
@@ -41,8 +41,8 @@ SETS = {"wiki/test": "fast", "20k/test": "fast", "de20k/test": "de"}
 
 def efforts(name: str, pipeline: str) -> tuple[list[int], list[collections.Counter]]:
     """Each line's number of actions from its parse's skeleton to its gold skeleton, and the actions by name."""
+    from lab.annotator_effort import same_reading, script
     from samsa.annotate.edits import apply
-    from samsa.annotate.effort import same_reading, script
     from samsa.parsers.builtin import BuiltinParser
     from samsa.ucca.graph import tokens
     from samsa.ucca.skeleton import skeleton_of

@@ -1,12 +1,13 @@
 """``samsa annotate`` in a real browser: Debian's chromium, driven by Playwright (no browser download).
 
-The edits are driven from :func:`samsa.annotate.effort.script` (the actions the effort benchmark counts), with
+The edits are driven from :func:`lab.annotator_effort.script` (the actions the effort benchmark counts), with
 the page's own clicks and the keys of ``samsa/annotate/assets/keys.json``; the server applies them with
 ``samsa/annotate/edits.py``. Run only these: ``pytest -m browser``.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -18,9 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from lab.annotator_effort import script
 from samsa.annotate.edits import PARTICIPANT_EDITS, Edit
-from samsa.annotate.effort import script
-from samsa.annotate.keys import keys
 from samsa.ucca.skeleton import Skeleton, skeleton_of
 from samsa.ucca.xml import load_passage
 
@@ -28,6 +28,7 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
+KEY_TABLE = ROOT / "samsa" / "annotate" / "assets" / "keys.json"
 SOURCES = [
     "John got home and gave Mary a call.",
     "I read the book that John wrote.",
@@ -37,7 +38,9 @@ SOURCES = [
 ]
 GOLD = {1: "ucca/paper/1_john_home_call.xml", 2: "ucca/paper/2_read_book.xml", 3: "ucca/traveling_fun.xml",
         4: "ucca/man_woman_left.xml"}  # fmt: skip
-KEYS = {k.action: k.presses[0] for k in keys()}  # each edit's first key, as the page binds it
+KEYS = {
+    k["action"]: k["presses"][0] for k in json.loads(KEY_TABLE.read_text(encoding="utf-8"))
+}  # each edit's first key, as the page binds it
 
 
 class Annotator:

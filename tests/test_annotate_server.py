@@ -158,20 +158,25 @@ def test_an_edit_is_applied_by_the_server_and_nothing_is_saved(served):
     assert request(server, "GET", "/api/line/3/edit")[0] == 404
 
 
+def keys_markdown(table: list[dict]) -> str:
+    """samsa/annotate/assets/keys.json as docs/annotate.md shows it: a Markdown table, a key a row."""
+    rows = [f"| {k['shown']} | {k['does']} | {k['ucca']} |" for k in table]
+    return "\n".join(["| key | what it does (an edit: one undo step) | in UCCA terms |", "|---|---|---|", *rows])
+
+
 def test_the_keys_are_one_table_that_the_page_and_the_docs_read(served):
+    """assets/keys.json: the page binds its keys and builds its help from it; docs/annotate.md shows it."""
     from samsa.annotate.edits import EDITS
-    from samsa.annotate.keys import keys, markdown
 
     server, _ = served
     status, body, _ = request(server, "GET", "/keys.json")
-    table = keys()
-    assert status == 200 and [k["action"] for k in json.loads(body)] == [k.action for k in table]
-    assert EDITS <= {k.action for k in table}
-    presses = [p for k in table for p in k.presses]
+    table = json.loads(body)
+    assert status == 200 and EDITS <= {k["action"] for k in table}
+    presses = [p for k in table for p in k["presses"]]
     assert len(presses) == len(set(presses))  # one action a press
-    assert markdown() in (FIXTURES.parent / "docs" / "annotate.md").read_text(encoding="utf-8")
+    assert keys_markdown(table) in (FIXTURES.parent / "docs" / "annotate.md").read_text(encoding="utf-8")
     js = (FIXTURES.parent / "samsa" / "annotate" / "assets" / "annotate.js").read_text(encoding="utf-8")
-    page_actions = {k.action for k in table} - EDITS
+    page_actions = {k["action"] for k in table} - EDITS
     assert all(f"  {a}: " in js for a in page_actions), "every page action of keys.json has its function"
 
 
@@ -242,31 +247,48 @@ def test_bad_input_gets_one_line_and_nothing_written(tmp_path):
 
 
 def test_the_live_estimate_is_score_with_the_plan(tmp_path):
-    """Once every drawn line is annotated, the workspace's estimate is what samsa score --plan gives."""
+    """Once every drawn line is annotated, the workspace's estimate is what samsa score --plan gives, computed in
+    this process: nothing read from the plan is run (a plan that names a command line is data)."""
+    from samsa.cli import main
+    from samsa.cli.common import AlignerChoice, Runtime
+    from samsa.cli.planned import live_estimate
     from samsa.engine.plan import read_plan
+    from samsa.engine.uncertainty import run_doubt
+    from samsa.languages import get_language
+    from samsa.registry import get_parser
 
     src, out = FIXTURES / "paper_sources.txt", FIXTURES / "paper_outputs.txt"
     plan_path = tmp_path / "plan.json"
-    made = subprocess.run([sys.executable, "-m", "samsa", "sample", "--source", str(src), str(out), "--budget", "2",
-                           "-o", str(plan_path), "-q"], capture_output=True, text=True, timeout=300)  # fmt: skip
-    assert made.returncode == 0, made.stderr
+    assert main(["sample", "--source", str(src), str(out), "--budget", "2", "-o", str(plan_path), "-q"]) == 0
+    doc = json.loads(plan_path.read_text(encoding="utf-8"))
+    assert "score_args" not in doc and doc["text"] == {"tokenizer": None, "separator": None, "splitter": None}
+    doc["score_args"] = ["score", "-o", str(tmp_path / "escaped.txt")]  # an old plan's field: never run
+    plan_path.write_text(json.dumps(doc), encoding="utf-8")
     sources = src.read_text(encoding="utf-8").splitlines()
     plan = read_plan(plan_path, str(src), sources)
     gold = {1: "ucca/paper/1_john_home_call.xml", 2: "ucca/paper/2_read_book.xml"}
     ann = tmp_path / "ann"
     ann.mkdir()
+    parser = get_parser("builtin")
+    config = AlignerChoice().samsa_config(get_language("en"), parser, splitter="rule.v2")
+    systems = {"paper_outputs.txt": out.read_text(encoding="utf-8").splitlines()}
+    estimator = live_estimate(plan, str(ann), (str(src), sources), systems, (config, run_doubt(parser, wanted=True)),
+                              Runtime(use_cache=False))  # fmt: skip
     lines = [Line(k, sources[k - 1], skeleton_of(load_passage(FIXTURES / gold[k])), {}) for k in (1, 2)]
-    workspace = Workspace(lines, ann, plan.drawn, list(plan.score_args or ()))
+    workspace = Workspace(lines, ann, plan.drawn, estimator)
     assert workspace.estimate() == {"available": False, "why": "2 drawn line(s) to annotate"}
     for k in (1, 2):
         (ann / f"{k}.xml").write_bytes((FIXTURES / gold[k]).read_bytes())
     live = workspace.estimate()
     assert live["available"], live
-    scored = subprocess.run([sys.executable, "-m", "samsa", *(plan.score_args or ()), "--ucca", str(ann), "-f", "json",
-                             "-q"], capture_output=True, text=True, timeout=300)  # fmt: skip
-    row = json.loads(scored.stdout)
-    assert live["systems"] == [{"name": "paper_outputs.txt", "parsed": row["samsa"], "estimate": 75.0, "low": 75.0,
-                                "high": 75.0}]  # fmt: skip
+    rows = tmp_path / "score.json"
+    argv = ["score", "--source", str(src), str(out), "--plan", str(plan_path), "--ucca", str(ann), "-f", "json"]
+    assert main([*argv, "-q", "--no-cache", "-o", str(rows)]) == 0
+    row = json.loads(rows.read_text(encoding="utf-8"))
+    assert live["signature"] == row["estimate"]["signature"]
+    assert live["systems"] == [{"name": "paper_outputs.txt", "parsed": live["systems"][0]["parsed"], "estimate": 75.0,
+                                "low": 75.0, "high": 75.0}]  # fmt: skip
+    assert row["estimate"]["samsa"] == 75.0 and not (tmp_path / "escaped.txt").exists()
 
 
 def test_german_lines_are_parsed_and_served_in_german(tmp_path):

@@ -120,7 +120,7 @@ def _participant_edit(p: Participant, e: Edit, centers: tuple[Center, ...]) -> P
     raise ValueError(f"unknown edit {e.name!r}")
 
 
-#: every edit by name (the page's buttons and keys: :mod:`samsa.annotate.keys`)
+#: every edit by name (the page's buttons and keys: ``assets/keys.json``)
 EDITS = frozenset(
     {
         "new_scene",

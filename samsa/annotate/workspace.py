@@ -8,12 +8,10 @@ there, and never over a file that another tool wrote unless asked (:func:`file_s
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -130,21 +128,21 @@ def read_edit(doc: Any, line: Line) -> Edit:
 
 
 class Workspace:
-    """The lines, the folder, and the plan's estimate command (None without a plan, or when the plan cannot
-    name its systems)."""
+    """The lines, the folder, the plan's drawn lines, and the estimate of the systems named (``estimator``: None
+    without a plan or without systems)."""
 
     def __init__(
         self,
         lines: list[Line],
         directory: Path,
         plan_drawn: tuple[int, ...] | None = None,
-        estimate_args: list[str] | None = None,
+        estimator: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
         self.lines = {line.number: line for line in lines}
         self.order = [line.number for line in lines]
         self.directory = directory
         self.plan_drawn = plan_drawn
-        self.estimate_args = estimate_args
+        self.estimator = estimator
         self.lock = threading.Lock()  # one save at a time: a status read and its replace belong together
 
     def path(self, number: int) -> Path:
@@ -164,7 +162,7 @@ class Workspace:
             out["plan"] = {
                 "drawn": len(drawn),
                 "annotated": sum(r["status"] != "absent" for r in rows if r["line"] in drawn),
-                "estimate_available": self.estimate_args is not None,
+                "estimate_available": self.estimator is not None,
             }
         return out
 
@@ -218,48 +216,20 @@ class Workspace:
         return {"scenes": after.to_json()["scenes"], "active": active}
 
     def estimate(self) -> dict[str, Any]:
-        """Each system's estimate, as ``samsa score --plan`` gives it, once every drawn line is annotated."""
+        """Each system's estimate, computed in this process (``estimator``), once every drawn line is annotated."""
         if self.plan_drawn is None:
             return {"available": False, "why": "no plan"}
         missing = [n for n in self.plan_drawn if self.status(n) == "absent"]
         if missing:
             return {"available": False, "why": f"{len(missing)} drawn line(s) to annotate"}
-        if self.estimate_args is None:
-            return {"available": False, "why": "the plan does not name its system files (read from standard input)"}
-        command = [
-            sys.executable,
-            "-m",
-            "samsa",
-            *self.estimate_args,
-            "--ucca",
-            str(self.directory),
-            "-f",
-            "json",
-            "-q",
-        ]
-        run = subprocess.run(command, capture_output=True, text=True, timeout=3600, check=False)
-        if run.returncode != 0:
-            return {"available": False, "why": (run.stderr.strip().splitlines() or ["samsa score failed"])[-1]}
-        rows = json.loads(run.stdout)
-        systems = rows if isinstance(rows, list) else [rows]
-        return {"available": True, "systems": [_estimate_row(s) for s in systems], "command": _shell(command)}
+        if self.estimator is None:
+            return {"available": False, "why": "no system named: give their files after samsa annotate's options"}
+        from samsa.errors import SamsaError
 
-
-def _estimate_row(row: dict[str, Any]) -> dict[str, Any]:
-    e = row.get("estimate", {})
-    return {
-        "name": row.get("system"),
-        "parsed": row.get("samsa"),
-        "estimate": e.get("samsa"),
-        "low": e.get("low"),
-        "high": e.get("high"),
-    }
-
-
-def _shell(command: list[str]) -> str:
-    import shlex
-
-    return " ".join(shlex.quote(a) for a in ["samsa", *command[3:]])
+        try:
+            return {"available": True, **self.estimator()}
+        except SamsaError as e:
+            return {"available": False, "why": str(e)}
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

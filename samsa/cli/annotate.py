@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from samsa.cli.common import Runtime, add_language_option, add_runtime_options, parser_name, resolve_language
-from samsa.cli.io import int_at_least
+from samsa.cli.io import add_system_options, int_at_least, named_systems
 from samsa.errors import InputError, OutputError
 
 DESCRIPTION = """\
@@ -19,13 +19,15 @@ parse's Scenes (main relation and participants highlighted) and the parse's doub
 correct them with the mouse or the keys (docs/annotate.md). Every change is saved at
 once to DIR/N.xml for line N: a standard UCCA file holding the Scene skeleton, which
 `samsa score --source FILE --ucca DIR` reads (with --plan: the estimate). Reopening
-resumes; a file another tool wrote is replaced only when you say so on the page.
+resumes; a file another tool wrote is replaced only when you say so on the page. With
+--plan and the systems' files, the page shows each system's estimate once every drawn
+line is annotated.
 
 The server listens on 127.0.0.1 only and prints its URL with a token on one line;
 Ctrl-C stops it.
 
 examples:
-  samsa annotate --source src.txt --plan plan.json --out annotated/
+  samsa annotate --source src.txt --plan plan.json --out annotated/ sys1.txt sys2.txt
   samsa annotate --source src.txt --lines 3,7,9 --out annotated/ --no-browser
 """
 
@@ -48,6 +50,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "--port", type=int_at_least(0, 65535), default=8765, help="port (0: a free one; default %(default)s)"
     )
     p.add_argument("--no-browser", action="store_true", help="print the URL, do not open a browser")
+    add_system_options(p, required=False)
     add_runtime_options(p)
     p.set_defaults(run=run)
 
@@ -72,11 +75,14 @@ def run(args: argparse.Namespace) -> int:
     server = bind(args.port)
     try:
         runtime = Runtime.from_args(args)
-        lines = parsed_lines(numbers, sources, parser_name(args.parser, lang), runtime, plan)
+        parsing = parser_name(args.parser, lang)
+        lines = parsed_lines(numbers, sources, parsing, runtime, plan)
         make_directory(out)
         from samsa.annotate.workspace import Workspace
 
-        server.workspace = Workspace(lines, out, plan.drawn if plan else None, _estimate_args(plan))
+        systems = named_systems([*args.systems, *args.inputs], args.names, required=False)
+        estimator = _estimator(plan, (args.source, sources), systems, out, (lang, parsing, runtime))
+        server.workspace = Workspace(lines, out, plan.drawn if plan else None, estimator)
         return serve(server, out, not args.no_browser)
     finally:
         server.server_close()
@@ -159,8 +165,31 @@ def parsed_lines(numbers: list[int], sources: list[str], parser: str, runtime: R
     ]
 
 
-def _estimate_args(plan: Any) -> list[str] | None:
-    return None if plan is None or plan.score_args is None else list(plan.score_args)
+def _estimator(
+    plan: Any, corpus: tuple[str, list[str]], systems: list[tuple[str, str]], out: Path, how: tuple[Any, str, Runtime]
+) -> Any:
+    """The page's estimate of the systems named (None without a plan or without systems): the plan's estimate,
+    computed here with the plan's text settings and the default aligner, as ``samsa score --plan`` computes it
+    (``how``: language, parser name, runtime)."""
+    if plan is None or not systems:
+        return None
+    from samsa.cli.common import AlignerChoice
+    from samsa.cli.inputs import check_count
+    from samsa.cli.io import read_text_lines
+    from samsa.cli.planned import live_estimate
+    from samsa.engine.uncertainty import run_doubt
+    from samsa.registry import get_parser
+
+    lang, parser_name_, runtime = how
+    outputs = {name: read_text_lines(path, allow_empty_lines=True) for name, path in systems}
+    for name, path in systems:
+        check_count(path, len(outputs[name]), corpus[0], len(corpus[1]))
+    parser = get_parser(parser_name_)
+    calibration = run_doubt(parser, wanted=True)
+    text = plan.text or {}
+    settings = {"tokenizer": text.get("tokenizer"), "separator": text.get("separator")}
+    config = AlignerChoice().samsa_config(lang, parser, splitter=text.get("splitter") or lang.splitter, **settings)
+    return live_estimate(plan, str(out), corpus, outputs, (config, calibration), runtime)
 
 
 def serve(server: Any, out: Path, browser: bool) -> int:

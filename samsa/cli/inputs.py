@@ -6,17 +6,18 @@ sentences."""
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from samsa.cli.common import AlignerChoice, hint_language
-from samsa.cli.io import read_text_lines, shown
+from samsa.cli.common import AlignerChoice, hint_language, parser_name, resolve_language
+from samsa.cli.io import named_systems, read_text_lines, shown
 from samsa.engine.worker import Item
 from samsa.errors import InputError
-from samsa.fileio import read_lines
+from samsa.fileio import DEFAULT_MAX_TOKENS, read_lines
 from samsa.languages import Language
 from samsa.registry import get_parser
 
@@ -80,6 +81,29 @@ class ScoreInputs(NamedTuple):
     max_tokens: int = 1000
     documents: bool = False
 
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, max_tokens: int = DEFAULT_MAX_TOKENS) -> ScoreInputs:
+        """The inputs as the shared options gave them (the systems, ``--source``, ``-t``, ``--data``, ``--ucca``,
+        ``--parser``, ``--lang`` and the text options; those a command lacks keep their defaults)."""
+        lang = resolve_language(args.lang, args.test_set)
+        paths = [*args.systems, *args.inputs]
+        return cls(
+            systems=tuple(named_systems(paths, args.names, required=args.systems_required)),
+            language=lang,
+            parser=parser_name(args.parser, lang),
+            lang_given=args.lang is not None,
+            source=args.source,
+            test_set=args.test_set,
+            data=args.data,
+            ucca=getattr(args, "ucca", None),
+            tokenizer=args.tokenizer,
+            separator=args.sentence_separator,
+            splitter=args.splitter,
+            lowercase=getattr(args, "lowercase", False),
+            max_tokens=max_tokens,
+            documents=getattr(args, "documents", False),
+        )
+
     @property
     def parses(self) -> bool:
         """Whether raw sources are parsed (``--source`` or ``-t``; with ``--ucca`` too, for the lines it lacks)."""
@@ -130,16 +154,18 @@ class ScoreInputs(NamedTuple):
             needs = "it needs options, e.g. the xml parser needs --ucca DIR"
             raise InputError(None, None, f"parser {self.parser!r} cannot parse raw text ({needs})") from None
 
-    def sentence_items(self, systems: dict[str, list[str]], files: dict[str, str]) -> tuple[list[Item], Any]:
+    def sentence_items(
+        self, systems: dict[str, list[str]], files: dict[str, str], corpus: tuple[str, list[str]] | None = None
+    ) -> tuple[list[Item], Any]:
         """One pipeline item per source line (gold XML file or raw sentence), and the parser (the xml parser for
-        gold alone)."""
+        gold alone); ``corpus``: the raw sources, when the command has read them already."""
         columns = list(zip(*systems.values(), strict=True))
         if self.ucca and not self.parses:
             xml = get_parser("xml", directory=self.ucca)
             for name, outputs in systems.items():
                 check_count(files[name], len(outputs), self.ucca, len(xml.files), xml.files)
             return [Item("xml", f, outs, str(f)) for f, outs in zip(xml.files, columns, strict=True)], xml
-        source_path, sources = self.read_sources()
+        source_path, sources = corpus or self.read_sources()
         hint_language(sources, self.language, self.lang_given, source_path)
         for name, outputs in systems.items():
             check_count(files[name], len(outputs), source_path, len(sources))

@@ -178,7 +178,7 @@ def report_estimate(
     lines = (results, doubt_totals(calibration, doubt))
     est = planned_estimate(plan, inputs.ucca, corpus, systems, (config, calibration), parsed=lines)
     fields = estimate_fields(est.estimates, est.signature)
-    parsed_means = [sum(line[s].samsa for line in results) / len(results) for s in range(len(systems))]
+    parsed_means = _parsed_means(est.run)
     return {
         "systems": [
             {"system": name, "parsed": round(m, 4), **f}
@@ -232,3 +232,50 @@ def evaluate_planned(
 
 def _flat(e: Any, key: str) -> dict[str, float]:
     return {key: round(e.value, 4), f"{key}_lo": round(e.low, 4), f"{key}_hi": round(e.high, 4)}
+
+
+def live_estimate(
+    plan: Any,
+    ucca: str,
+    corpus: tuple[str, list[str]],
+    systems: dict[str, list[str]],
+    doubt: tuple[Any, Any],
+    runtime: Runtime,
+) -> Any:
+    """What ``samsa annotate``'s page shows once every drawn line is annotated: each system's estimate, computed in
+    this process by :func:`planned_estimate` (the lines' parse and doubt once, the annotations read anew each time)."""
+    import threading
+
+    from samsa.engine.planned import doubt_lines
+
+    config, calibration = doubt
+    parsed: list[Any] = []
+    lock = threading.Lock()
+
+    def estimate() -> dict[str, Any]:
+        with lock:
+            if not parsed:
+                with runtime._replace(quiet=True).parse_run(len(corpus[1]), "samsa", corpus[0]) as execution:
+                    parsed.append(doubt_lines(config, corpus[1], list(systems.values()), calibration, execution))
+            est = planned_estimate(plan, ucca, corpus, systems, doubt, parsed=parsed[0])
+        rows = []
+        for name, e, line_means in zip(systems, est.estimates, _parsed_means(est.run), strict=True):
+            value = e["samsa"]
+            rows.append(
+                {
+                    "name": name,
+                    "parsed": round(line_means, 4),
+                    "estimate": round(value.value, 4),
+                    "low": round(value.low, 4),
+                    "high": round(value.high, 4),
+                }
+            )
+        return {"systems": rows, "signature": est.signature}
+
+    return estimate
+
+
+def _parsed_means(run: Any) -> list[float]:
+    """Each system's corpus SAMSA on the parse alone."""
+    n = len(run.parsed[0]) if run.parsed else 0
+    return [sum(line[s].samsa for line in run.parsed) / len(run.parsed) for s in range(n)]

@@ -13,12 +13,10 @@ from samsa.cli.common import (
     add_language_option,
     add_runtime_options,
     add_splitter_option,
-    parser_name,
-    resolve_language,
 )
-from samsa.cli.io import Output, add_data_option, add_system_options, named_systems
+from samsa.cli.io import Output, add_data_option, add_system_options
 from samsa.errors import InputError
-from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_write_text, check_output_path
+from samsa.fileio import atomic_write_text, check_output_path
 from samsa.languages import by_language
 from samsa.text import TOKENIZERS
 
@@ -95,20 +93,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(None, None, "no sources: give --source FILE or -t NAME (a plan is drawn from their parse)")
     if args.budget is not None and args.target_width is not None:
         raise InputError(None, None, "give --budget or --target-width, not both")
-    lang = resolve_language(args.lang, args.test_set)
-    inputs = ScoreInputs(
-        systems=tuple(named_systems([*args.systems, *args.inputs], args.names, required=args.systems_required)),
-        language=lang,
-        parser=parser_name(args.parser, lang),
-        lang_given=args.lang is not None,
-        source=args.source,
-        test_set=args.test_set,
-        data=args.data,
-        tokenizer=args.tokenizer,
-        separator=args.sentence_separator,
-        splitter=args.splitter,
-        max_tokens=DEFAULT_MAX_TOKENS,
-    )
+    inputs = ScoreInputs.from_args(args)
     runtime = Runtime.from_args(args)
     how = Sampling(args.budget, args.target_width, args.seed, args.design, args.plan)
     return sample(inputs, how, runtime, Output(args.format))
@@ -133,8 +118,8 @@ def sample(inputs: Any, how: Sampling, runtime: Runtime, output: Output) -> int:
 
     check_output_path(how.path, inputs.input_files())
     systems, files = inputs.read_systems()
-    items, parser = inputs.sentence_items(systems, files)
     source_path, sources = inputs.read_sources()
+    items, parser = inputs.sentence_items(systems, files, (source_path, sources))
     calibration = run_doubt(parser, wanted=True)
     assert calibration is not None
     model = parser_error_model(parser)
@@ -142,44 +127,12 @@ def sample(inputs: Any, how: Sampling, runtime: Runtime, output: Output) -> int:
     with runtime.parse_run(len(sources), "sample", source_path) as where:
         parsed, doubt = doubt_lines(config, [it.source for it in items], list(systems.values()), calibration, where)
     plan = draw_plan(parsed, doubt, model, how, source_path, sources_digest(sources), parser.signature())
-    plan = plan._replace(score_args=score_arguments(inputs, how.path))
+    plan = plan._replace(
+        text={"tokenizer": inputs.tokenizer, "separator": inputs.separator, "splitter": inputs.splitter}
+    )
     atomic_write_text(how.path, plan.to_json())
     output.emit(_summary(plan, list(systems), how, output.format))
     return 0
-
-
-def score_arguments(inputs: Any, plan_path: str) -> tuple[str, ...] | None:
-    """The ``samsa score`` arguments that estimate from this plan (``samsa annotate`` runs them once the drawn lines
-    are annotated), with absolute paths; None when a system was read from standard input."""
-    from pathlib import Path
-
-    if any(path == "-" for _, path in inputs.systems):
-        return None
-    args = [
-        "score",
-        "--plan",
-        str(Path(plan_path).resolve()),
-        "--lang",
-        inputs.language.code,
-        "--parser",
-        inputs.parser,
-    ]
-    if inputs.source:
-        args += ["--source", str(Path(inputs.source).resolve())]
-    else:
-        args += ["-t", inputs.test_set, *(["--data", str(Path(inputs.data).resolve())] if inputs.data else [])]
-    for option, value in (
-        ("--tokenizer", inputs.tokenizer),
-        ("--sentence-separator", inputs.separator),
-        ("--splitter", inputs.splitter),
-    ):
-        if value is not None:
-            args += [option, value]
-    if inputs.lowercase:
-        args.append("--lowercase")
-    # the systems (absolute paths: never an option), then their names: options can follow (samsa annotate adds --ucca)
-    args += [*(str(Path(p).resolve()) for _, p in inputs.systems), "--name", *(name for name, _ in inputs.systems)]
-    return tuple(args)
 
 
 def inputs_config(inputs: Any, parser: Any) -> Any:

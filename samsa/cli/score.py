@@ -16,8 +16,6 @@ from samsa.cli.common import (
     add_language_option,
     add_runtime_options,
     add_splitter_option,
-    parser_name,
-    resolve_language,
 )
 from samsa.cli.inputs import DocumentItems, ScoreInputs, ScoreOptions, suggest_option
 from samsa.cli.io import (
@@ -26,7 +24,6 @@ from samsa.cli.io import (
     add_format_options,
     add_system_options,
     int_at_least,
-    named_systems,
 )
 from samsa.cli.results import corpus_summary, score_table
 from samsa.config import COMPAT_NAMES, SamsaConfig
@@ -171,27 +168,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    lang = resolve_language(args.lang, args.test_set)
-    paths = [*args.systems, *args.inputs]
     suggest, suggest_file = suggest_option(args.suggest_annotation)
     if not (args.ucca or args.source or args.test_set):
         raise InputError(None, None, "no sources: give --ucca DIR, --source FILE or -t NAME")
-    inputs = ScoreInputs(
-        systems=tuple(named_systems(paths, args.names, required=args.systems_required)),
-        language=lang,
-        parser=parser_name(args.parser, lang),
-        lang_given=args.lang is not None,
-        source=args.source,
-        test_set=args.test_set,
-        data=args.data,
-        ucca=args.ucca,
-        tokenizer=args.tokenizer,
-        separator=args.sentence_separator,
-        splitter=args.splitter,
-        lowercase=args.lowercase,
-        max_tokens=args.max_tokens or (MAX_DOCUMENT_TOKENS if args.documents else DEFAULT_MAX_TOKENS),
-        documents=args.documents,
-    )
+    longest = args.max_tokens or (MAX_DOCUMENT_TOKENS if args.documents else DEFAULT_MAX_TOKENS)
+    inputs = ScoreInputs.from_args(args, longest)
     options = ScoreOptions(
         compat=args.compat,
         aligner=AlignerChoice(args.aligner, args.ppdb, args.faithful_bugs, args.spacy_model),

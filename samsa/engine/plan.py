@@ -3,8 +3,9 @@
 A plan is a JSON file: the 1-based source lines drawn (``drawn``, sorted), every line's probability of being
 drawn (``probabilities``, in line order: what makes the estimate unbiased), and what makes it reproducible and
 checkable: the seed, the design and budget, the parser's and the calibration's signatures, the number of source
-lines and the SHA-256 of their text, and the estimator settings it was made for. A plan is refused in one line
-when it does not fit the sources it is used with.
+lines and the SHA-256 of their text, the estimator settings it was made for, and the outputs' text settings
+(``text``). A plan is data: nothing in it is ever run. It is refused in one line when it does not fit the sources
+it is used with.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ class Plan(NamedTuple):
     calibration: str
     estimator: dict[str, Any]
     predicted: dict[str, Any]
-    score_args: tuple[str, ...] | None = None  # the samsa score --plan arguments that estimate from it (absolute paths)
+    text: dict[str, Any] | None = None  # the outputs' tokenizer, separator and splitter (None: the language's)
 
     @property
     def drawn_mask(self) -> np.ndarray:
@@ -58,7 +59,6 @@ class Plan(NamedTuple):
     def to_json(self) -> str:
         doc = {"format": FORMAT, "samsa": __version__, **self._asdict()}
         doc["drawn"], doc["probabilities"] = list(self.drawn), [round(p, 8) for p in self.probabilities]
-        doc["score_args"] = None if self.score_args is None else list(self.score_args)
         fields = (f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in doc.items())
         return "{\n" + ",\n".join(fields) + "\n}\n"  # a key a line, each value on its line
 
@@ -83,7 +83,7 @@ def read_plan(path: str | Path, source_name: str, lines: Sequence[str]) -> Plan:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise InputError(path, None, f"not a samsa plan (format {FORMAT}); make one with samsa sample")
     try:
-        plan = Plan(**{k: doc[k] for k in Plan._fields if k != "score_args"}, score_args=_args(doc.get("score_args")))
+        plan = Plan(**{k: doc[k] for k in Plan._fields if k != "text"}, text=_text(doc.get("text")))
     except KeyError as e:
         raise InputError(path, None, f"the plan has no {e.args[0]!r}; make it again with samsa sample") from None
     _check(path, plan, source_name, lines)
@@ -92,10 +92,11 @@ def read_plan(path: str | Path, source_name: str, lines: Sequence[str]) -> Plan:
     )
 
 
-def _args(value: Any) -> tuple[str, ...] | None:
-    if isinstance(value, list) and all(isinstance(a, str) for a in value):
-        return tuple(value)
-    return None
+def _text(value: Any) -> dict[str, Any] | None:
+    """The plan's text settings: data, each a name or None (the language's); anything else reads as None."""
+    if not isinstance(value, dict):
+        return None
+    return {k: value[k] if isinstance(value.get(k), str) else None for k in ("tokenizer", "separator", "splitter")}
 
 
 def _check(path: str | Path, plan: Plan, source_name: str, lines: Sequence[str]) -> None:

@@ -242,7 +242,7 @@
       [s.name, s.parsed.toFixed(2), s.estimate.toFixed(2), s.low.toFixed(2) + " – " + s.high.toFixed(2)].forEach((c) => tr.append(el("td", null, c)));
       t.append(tr);
     });
-    box.append(el("h2", null, "Estimate (all-manual SAMSA)"), t, el("p", "command", e.command));
+    box.append(el("h2", null, "Estimate (all-manual SAMSA)"), t, el("p", "command", e.signature));
   }
 
   // ------------------------------------------------------------------ lines
