@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from samsa.cli.common import AlignerChoice, add_aligner_options, add_language_option, resolve_language
+from samsa.cli.io import add_command
 from samsa.errors import InputError
 from samsa.fileio import atomic_write_text, check_output_path, decode_lines
 
@@ -21,12 +22,7 @@ example:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "align",
-        help="word alignment of sentence pairs (Pharaoh output)",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "align", "word alignment of sentence pairs (Pharaoh output)", DESCRIPTION)
     p.add_argument(
         "input_file", nargs="?", metavar="INPUT", default=None, help="TSV file of pairs (default: standard input)"
     )

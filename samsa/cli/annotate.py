@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from samsa.cli.common import Runtime, add_language_option, add_runtime_options, parser_name, resolve_language
-from samsa.cli.io import add_system_options, int_at_least, named_systems
+from samsa.cli.io import add_command, add_system_options, int_at_least, named_systems
 from samsa.errors import InputError, OutputError
 
 DESCRIPTION = """\
@@ -33,12 +33,7 @@ examples:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "annotate",
-        help="correct the parse's Scenes in the browser, saved as UCCA XML",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "annotate", "correct the parse's Scenes in the browser, saved as UCCA XML", DESCRIPTION)
     p.add_argument("--source", metavar="FILE", required=True, help="the source sentences, one a line")
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--plan", metavar="PLAN.json", help="annotate the lines a plan of samsa sample drew")

@@ -8,6 +8,7 @@ import json
 from samsa.cli.common import Runtime, add_runtime_options
 from samsa.cli.io import (
     Output,
+    add_command,
     add_data_option,
     add_format_options,
     add_system_options,
@@ -30,12 +31,7 @@ examples:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "benchmark",
-        help="standard benchmarks (hsplit)",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "benchmark", "standard benchmarks (hsplit)", DESCRIPTION)
     p.add_argument("benchmark", choices=("hsplit",))
     add_system_options(p, required=False)
     p.add_argument(
@@ -56,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
     paths = [*args.systems, *args.inputs]
     named = named_systems(paths, args.names, required=args.systems_required)
-    output = Output(args.format, args.width, args.output)
+    output = Output.from_args(args)
     output.check(file_paths(paths))
     data = data_root(args.data).path
     systems = {n: read_text_lines(f, max_tokens=None) for n, f in named}

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from samsa.cli.io import add_command
+
 DESCRIPTION = """\
 The parse cache keeps every graph a parser produced, keyed by the exact input and
 the parser's full signature (weights digest and spaCy model included), so each
@@ -18,12 +20,7 @@ examples:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "cache",
-        help="parse cache: info | clear",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "cache", "parse cache: info | clear", DESCRIPTION)
     p.add_argument("action", choices=("info", "clear"))
     p.add_argument("--cache", metavar="PATH", default=None, help="cache file (default: $SAMSA_CACHE or user cache)")
     p.add_argument(

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from samsa.cli.io import int_at_least
+from samsa.cli.io import add_data_option, int_at_least
 from samsa.config import DEFAULT_ALIGNER, SamsaConfig
 from samsa.languages import DEFAULT_LANGUAGE, Language, by_language, get_language, language_choices, language_hint
 from samsa.registry import available, get_aligner, resolve
@@ -23,8 +23,11 @@ __all__ = [
     "Runtime",
     "add_aligner_options",
     "add_language_option",
+    "add_plan_option",
+    "add_raw_source_options",
     "add_runtime_options",
     "add_splitter_option",
+    "add_text_options",
     "hint_language",
     "parser_name",
     "resolve_language",
@@ -134,6 +137,45 @@ def add_splitter_option(p: argparse.ArgumentParser) -> None:
         help="rule-based sentence splitter for outputs without --sentence-separator; rule.v1 is the "
         "older one, kept so that old signatures can be reproduced (default: the language's: "
         f"{by_language(lambda lang: lang.splitter)})",
+    )
+
+
+def add_text_options(p: argparse.ArgumentParser, tokenizer: str = "tokenizer of the output sentences") -> None:
+    """``--tokenizer``, ``--sentence-separator``, ``--splitter`` and ``--lang``: how output lines become SAMSA's
+    sentences and tokens, in which language."""
+    from samsa.text import TOKENIZERS
+
+    p.add_argument(
+        "--tokenizer",
+        choices=sorted(TOKENIZERS),
+        default=None,
+        help=f"{tokenizer}; 'none' = already tokenized (default: the language's: "
+        f"{by_language(lambda lang: lang.tokenizer)})",
+    )
+    p.add_argument(
+        "--sentence-separator", metavar="SEP", default=None, help="string separating sentences in an output line"
+    )
+    add_splitter_option(p)
+    add_language_option(p)
+
+
+def add_raw_source_options(p: argparse.ArgumentParser) -> None:
+    """``--source`` or ``-t`` (raw sources to parse), and ``--data``."""
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--source", metavar="FILE", help="raw source sentences, parsed with --parser")
+    src.add_argument("-t", "--test-set", metavar="NAME", help="the sources of a named test set (see samsa test-sets)")
+    add_data_option(p)
+
+
+def add_plan_option(p: argparse.ArgumentParser | argparse._ArgumentGroup, gives: str) -> None:
+    """``--plan``: estimate each system's all-manual SAMSA from a plan of ``samsa sample`` (``gives``: what the
+    command then shows)."""
+    p.add_argument(
+        "--plan",
+        metavar="PLAN.json",
+        default=None,
+        help="a plan of samsa sample: with --source (or -t) and --ucca DIR holding N.xml for each drawn line N, "
+        + gives,
     )
 
 

@@ -10,13 +10,14 @@ from samsa.cli.common import (
     AlignerChoice,
     Runtime,
     add_aligner_options,
-    add_language_option,
     add_runtime_options,
+    add_text_options,
     parser_name,
     resolve_language,
 )
 from samsa.cli.io import (
     Output,
+    add_command,
     add_format_options,
     add_system_options,
     file_paths,
@@ -31,7 +32,6 @@ from samsa.fileio import DEFAULT_MAX_TOKENS, atomic_write_text, check_output_pat
 from samsa.languages import Language, by_language
 from samsa.registry import get_parser, resolve
 from samsa.scoring.metric import Samsa
-from samsa.text import TOKENIZERS
 
 DESCRIPTION = """\
 Score the same system outputs with manual UCCA (--ucca) and with the built-in
@@ -46,12 +46,7 @@ examples:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "compare-annotations",
-        help="SAMSA with manual vs parsed UCCA",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "compare-annotations", "SAMSA with manual vs parsed UCCA", DESCRIPTION)
     p.add_argument("--ucca", required=True, metavar="DIR", help="manual UCCA XML, one file per line")
     add_system_options(p)
     p.add_argument(
@@ -67,15 +62,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="compare with these UCCA XML files instead of parsing (another annotator, a TUPA run, ...)",
     )
     p.add_argument("--compat", choices=sorted(COMPAT_NAMES), default=SamsaConfig.compat)
-    p.add_argument(
-        "--tokenizer",
-        choices=sorted(TOKENIZERS),
-        default=None,
-        help=f"(default: the language's: {by_language(lambda lang: lang.tokenizer)})",
-    )
-    p.add_argument("--sentence-separator", metavar="SEP", default=None)
     add_aligner_options(p)
-    add_language_option(p)
+    add_text_options(p)
     p.add_argument(
         "--per-sentence",
         metavar="FILE",
@@ -117,14 +105,18 @@ def run(args: argparse.Namespace) -> int:
         systems=tuple(named_systems([*args.systems, *args.inputs], args.names, required=args.systems_required)),
         language=lang,
         parser=parser_name(args.parser, lang),
-        config={"compat": args.compat, "tokenizer": args.tokenizer, "separator": args.sentence_separator},
+        config={
+            "compat": args.compat,
+            "tokenizer": args.tokenizer,
+            "separator": args.sentence_separator,
+            **({"splitter": args.splitter} if args.splitter else {}),
+        },
         aligner=AlignerChoice(args.aligner, args.ppdb, args.faithful_bugs, args.spacy_model),
         parsed=args.parsed,
         per_sentence=args.per_sentence,
         parse_uncertainty=args.parse_uncertainty,
     )
-    runtime = Runtime.from_args(args)
-    return compare(inputs, runtime, Output(args.format, args.width, args.output))
+    return compare(inputs, Runtime.from_args(args), Output.from_args(args))
 
 
 def compare(inputs: CompareInputs, runtime: Runtime, output: Output) -> int:

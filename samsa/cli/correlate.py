@@ -7,7 +7,7 @@ import csv
 import json
 from pathlib import Path
 
-from samsa.cli.io import Output, add_data_option, add_format_options, int_at_least
+from samsa.cli.io import Output, add_command, add_data_option, add_format_options, int_at_least
 from samsa.errors import InputError
 from samsa.fileio import check_output_path
 
@@ -28,12 +28,7 @@ HUMAN = ("acl2018", "hsplit", "acl2018+hsplit", "samsa2018")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "correlate",
-        help="metric vs human correlations",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "correlate", "metric vs human correlations", DESCRIPTION)
     p.add_argument("-i", "--scores", required=True, metavar="CSV", help="metric scores (see above)")
     p.add_argument("--human", choices=HUMAN, required=True, help="human ratings to correlate with")
     add_data_option(p)
@@ -71,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from samsa.testsets import data_root
 
     path = Path(args.scores)
-    output = Output(args.format, args.width, args.output)
+    output = Output.from_args(args)
     output.check([path])
     if args.plots:
         check_output_path(args.plots, [path], directory=True)

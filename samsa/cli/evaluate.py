@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 from samsa.cli.common import (
     Runtime,
     add_language_option,
+    add_plan_option,
     add_runtime_options,
     add_splitter_option,
     hint_language,
@@ -15,6 +16,7 @@ from samsa.cli.common import (
 )
 from samsa.cli.io import (
     Output,
+    add_command,
     add_format_options,
     add_system_options,
     add_test_set_option,
@@ -62,13 +64,7 @@ summed statistics), hf (Hugging Face evaluate). docs/lexical.md explains each.
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "evaluate",
-        help="lexical metrics (SARI, BLEU, ...) beside SAMSA",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "evaluate", "lexical metrics (SARI, BLEU, ...) beside SAMSA", DESCRIPTION, EPILOG)
     add_system_options(p)
     add_test_set_option(p)
     p.add_argument("--source", metavar="FILE", help="source sentences, one per line (instead of -t)")
@@ -124,12 +120,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--ucca", metavar="DIR", help="gold UCCA XML of the sources, for the samsa metric (default: parse --source)"
     )
-    p.add_argument(
-        "--plan",
-        metavar="PLAN.json",
-        default=None,
-        help="a plan of samsa sample: with --source (or -t) and --ucca DIR holding N.xml for each drawn line N, "
-        "samsa_est (and samsa_est_lo/hi, samsa_abl_est, samsa_est_vs_first) estimate each system's all-manual SAMSA",
+    add_plan_option(
+        p, "samsa_est (and samsa_est_lo/hi, samsa_abl_est, samsa_est_vs_first) estimate each system's all-manual SAMSA"
     )
     add_format_options(p)
     g = p.add_argument_group("statistics (as sacrebleu)")
@@ -171,13 +163,7 @@ class MetricsAction(argparse.Action):
     file (a path separator, a dot, '-' or an existing file) is a system output, so ``-m sari out.txt`` reads
     out.txt as argparse would have without ``nargs``."""
 
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option_string: Any = None) -> None:
         import os
 
         known = {*known_metrics(), "samsa"}
@@ -258,8 +244,7 @@ def run(args: argparse.Namespace) -> int:
         score_only=args.score_only,
         plan=args.plan,
     )
-    runtime = Runtime.from_args(args)
-    return evaluate_command(inputs, runtime, Output(args.format, args.width, args.output))
+    return evaluate_command(inputs, Runtime.from_args(args), Output.from_args(args))
 
 
 def evaluate_command(inputs: EvaluateInputs, runtime: Runtime, output: Output) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from samsa.cli.io import Output
+from samsa.cli.io import Output, add_command
 
 DESCRIPTION = """\
 Write the sentences of a directory of UCCA XML files, one line per file in natural
@@ -18,12 +18,7 @@ example:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "extract-text",
-        help="the tokenized sentences of a UCCA XML directory",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "extract-text", "the tokenized sentences of a UCCA XML directory", DESCRIPTION)
     p.add_argument(
         "ucca", metavar="DIR", nargs="?", default=None, help="directory of UCCA XML files (standard or site format)"
     )

@@ -43,6 +43,19 @@ def int_at_least(low: int, high: int | None = None) -> Any:
     return parse
 
 
+def add_command(
+    sub: argparse._SubParsersAction, name: str, summary: str, description: str, epilog: str | None = None
+) -> argparse.ArgumentParser:
+    """A sub-command's parser: its line in ``samsa --help``, and its description and epilog printed as written."""
+    return sub.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
 def add_system_options(p: argparse.ArgumentParser, *, required: bool = True) -> None:
     p.add_argument(
         "systems",
@@ -169,6 +182,11 @@ class Output(NamedTuple):
     format: str = "table"
     width: int = 2
     path: str | None = None
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Output:
+        """The options :func:`add_format_options` declared, as the command line gave them."""
+        return cls(args.format, args.width, args.output)
 
     def check(self, inputs: list[Any]) -> None:
         """Before any work: the target can be written and is none of ``inputs``."""

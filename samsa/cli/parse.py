@@ -6,6 +6,7 @@ import argparse
 import shutil
 
 from samsa.cli.common import Runtime, add_language_option, add_runtime_options, parser_name, resolve_language
+from samsa.cli.io import add_command
 from samsa.engine.pipeline import line_origin
 from samsa.engine.worker import Item
 from samsa.fileio import (
@@ -31,12 +32,7 @@ example:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "parse",
-        help="UCCA-parse sentences into XML files",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "parse", "UCCA-parse sentences into XML files", DESCRIPTION)
     p.add_argument("-i", "--input", required=True, metavar="FILE", help="one sentence per line")
     p.add_argument(
         "-o",

@@ -9,14 +9,15 @@ from typing import Any, NamedTuple
 
 from samsa.cli.common import (
     Runtime,
-    add_language_option,
+    add_plan_option,
     add_runtime_options,
-    add_splitter_option,
+    add_text_options,
     hint_language,
     parser_name,
     resolve_language,
 )
 from samsa.cli.io import (
+    add_command,
     add_system_options,
     add_test_set_option,
     file_paths,
@@ -31,8 +32,7 @@ from samsa.engine.documents import MAX_DOCUMENT_TOKENS
 from samsa.engine.uncertainty import run_doubt
 from samsa.errors import InputError
 from samsa.fileio import DEFAULT_MAX_TOKENS
-from samsa.languages import Language, by_language
-from samsa.text import TOKENIZERS
+from samsa.languages import Language
 
 DESCRIPTION = """\
 Write one self-contained HTML page (no network, assets inlined) for one or more
@@ -57,13 +57,7 @@ paper's definition (--compat paper) here.
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "report",
-        help="an offline HTML report that explains every SAMSA score",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "report", "an offline HTML report that explains every SAMSA score", DESCRIPTION, EPILOG)
     add_system_options(p)
     add_test_set_option(p)
     p.add_argument("--source", metavar="FILE", help="source sentences (instead of -t)")
@@ -76,15 +70,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "(--ucca DIR then holds a sub-folder of sentence XML files, or one passage file, per document)",
     )
     p.add_argument("--no-refs", action="store_true", help="reference-free report even when the test set has some")
-    p.add_argument(
-        "--tokenizer",
-        choices=sorted(TOKENIZERS),
-        default=None,
-        help=f"SAMSA's output tokenizer (default: the language's: {by_language(lambda lang: lang.tokenizer)})",
-    )
-    p.add_argument("--sentence-separator", metavar="SEP", default=None, help="sentence separator in output lines")
-    add_splitter_option(p)
-    add_language_option(p)
+    add_text_options(p, "SAMSA's tokenizer of the output sentences")
     p.add_argument(
         "--bootstrap", type=int_at_least(1), default=1000, metavar="N", help="resamples (default: %(default)s)"
     )
@@ -97,13 +83,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "significance then include parse uncertainty, and the explorer marks lines whose parse is in doubt "
         "(default: on; docs/validity.md)",
     )
-    p.add_argument(
-        "--plan",
-        metavar="PLAN.json",
-        default=None,
-        help="a plan of samsa sample: with --source (or -t) and --ucca DIR holding N.xml for each drawn line N, the "
-        "page shows each system's estimate of its all-manual SAMSA beside the parsed score, and the annotated lines",
-    )
+    add_plan_option(p, "the page shows each system's estimate of its all-manual SAMSA beside its parsed score")
     p.add_argument("--title", default=None, help="page title")
     p.add_argument("-o", "--output", metavar="FILE", required=True, help="the HTML file to write")
     add_runtime_options(p)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from samsa.cli.common import Runtime, add_runtime_options
-from samsa.cli.io import Output, add_data_option, add_format_options
+from samsa.cli.io import Output, add_command, add_data_option, add_format_options
 from samsa.fileio import check_output_path
 
 TABLES = ("hsplit-bleu-table2", "hsplit-table1", "samsa-human-tables", "samsa-correlations")
@@ -25,12 +25,7 @@ examples:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "reproduce",
-        help="recompute a published table",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "reproduce", "recompute a published table", DESCRIPTION)
     p.add_argument("table", choices=TABLES)
     add_data_option(p)
     p.add_argument(
@@ -51,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from samsa.testsets import data_root
 
     data = data_root(args.data).path
-    output = Output(args.format, args.width, args.output)
+    output = Output.from_args(args)
     output.check([data])  # before any work: never an input, always writable
     if args.plots:
         check_output_path(args.plots, [data], directory=True)

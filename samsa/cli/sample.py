@@ -10,15 +10,13 @@ from typing import Any, NamedTuple
 
 from samsa.cli.common import (
     Runtime,
-    add_language_option,
+    add_raw_source_options,
     add_runtime_options,
-    add_splitter_option,
+    add_text_options,
 )
-from samsa.cli.io import Output, add_data_option, add_system_options
+from samsa.cli.io import Output, add_command, add_system_options
 from samsa.errors import InputError
 from samsa.fileio import atomic_write_text, check_output_path
-from samsa.languages import by_language
-from samsa.text import TOKENIZERS
 
 DESCRIPTION = """\
 Draw the source lines to annotate with manual UCCA, at random, each with a known probability: higher where the
@@ -35,27 +33,11 @@ examples:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "sample",
-        help="draw the lines to annotate into a plan (for score --plan)",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "sample", "draw the lines to annotate into a plan (for score --plan)", DESCRIPTION)
     add_system_options(p)
-    src = p.add_mutually_exclusive_group()
-    src.add_argument("--source", metavar="FILE", help="raw source sentences, parsed with --parser")
-    src.add_argument("-t", "--test-set", metavar="NAME", help="the sources of a named test set (see samsa test-sets)")
-    add_data_option(p)
+    add_raw_source_options(p)
     p.add_argument("--parser", default=None, help="parser of the sources (default: the language's)")
-    p.add_argument(
-        "--tokenizer",
-        choices=sorted(TOKENIZERS),
-        default=None,
-        help=f"tokenizer of the output sentences (default: the language's: {by_language(lambda g: g.tokenizer)})",
-    )
-    p.add_argument("--sentence-separator", metavar="SEP", default=None, help="string separating output sentences")
-    add_splitter_option(p)
-    add_language_option(p)
+    add_text_options(p)
     g = p.add_argument_group("the plan")
     g.add_argument(
         "--budget",

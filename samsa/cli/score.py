@@ -13,14 +13,15 @@ from samsa.cli.common import (
     AlignerChoice,
     Runtime,
     add_aligner_options,
-    add_language_option,
+    add_plan_option,
+    add_raw_source_options,
     add_runtime_options,
-    add_splitter_option,
+    add_text_options,
 )
 from samsa.cli.inputs import DocumentItems, ScoreInputs, ScoreOptions, suggest_option
 from samsa.cli.io import (
     Output,
-    add_data_option,
+    add_command,
     add_format_options,
     add_system_options,
     int_at_least,
@@ -37,7 +38,6 @@ from samsa.languages import by_language
 from samsa.registry import available
 from samsa.scoring.metric import Samsa
 from samsa.scoring.result import CorpusTotals
-from samsa.text import TOKENIZERS
 
 DESCRIPTION = """\
 Score a simplification system's output with SAMSA and SAMSA-abl (0-100).
@@ -62,13 +62,7 @@ and the signature says doc:yes.
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "score",
-        help="SAMSA / SAMSA-abl of a system output",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "score", "SAMSA / SAMSA-abl of a system output", DESCRIPTION, EPILOG)
     add_system_options(p)
     p.add_argument(
         "--ucca",
@@ -76,10 +70,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         help="directory of UCCA XML files, one per source line (natural order); with --source or -t: manual UCCA "
         "for some lines, each file named by its 1-based source line (17.xml), the other lines parsed",
     )
-    src = p.add_mutually_exclusive_group()
-    src.add_argument("--source", metavar="FILE", help="raw source sentences, parsed with --parser")
-    src.add_argument("-t", "--test-set", metavar="NAME", help="the sources of a named test set (see samsa test-sets)")
-    add_data_option(p)
+    add_raw_source_options(p)
     p.add_argument(
         "--parser",
         default=None,
@@ -94,18 +85,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         default=SamsaConfig.compat,
         help="definition to follow (default: %(default)s)",
     )
-    p.add_argument(
-        "--tokenizer",
-        choices=sorted(TOKENIZERS),
-        default=None,
-        help="tokenizer of the output sentences; 'none' = already tokenized (default: the language's: "
-        f"{by_language(lambda lang: lang.tokenizer)})",
-    )
-    p.add_argument(
-        "--sentence-separator", metavar="SEP", default=None, help="string separating sentences in an output line"
-    )
-    add_splitter_option(p)
-    add_language_option(p)
+    add_text_options(p)
     p.add_argument(
         "--lowercase",
         action="store_true",
@@ -140,13 +120,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "(by an unknown amount) however many of them are annotated; for a corpus figure, annotate the lines "
         "samsa sample draws and score with --plan",
     )
-    unc.add_argument(
-        "--plan",
-        metavar="PLAN.json",
-        default=None,
-        help="a plan of samsa sample: with --source (or -t) and --ucca DIR holding N.xml for each drawn line N, "
-        "each system also gets an estimate of its all-manual corpus SAMSA and SAMSA-abl with a 95%% interval, "
-        "and from the second system on its difference from the first (docs/validity.md)",
+    add_plan_option(
+        unc,
+        "each system also gets an estimate of its all-manual corpus SAMSA and SAMSA-abl with a 95%% interval, and "
+        "from the second system on its difference from the first (docs/validity.md)",
     )
     p.add_argument(
         "--lenient",
@@ -183,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
         suggest_file=suggest_file,
     )
     runtime = Runtime.from_args(args)
-    output = Output(args.format, args.width, args.output)
+    output = Output.from_args(args)
     if args.plan:
         from samsa.cli.planned import score_planned
 

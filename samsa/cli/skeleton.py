@@ -6,6 +6,7 @@ import argparse
 import shutil
 
 from samsa.cli.common import add_language_option, resolve_language
+from samsa.cli.io import add_command
 
 DESCRIPTION = """\
 Write the Scene skeleton of every UCCA XML file in IN_DIR to OUT_DIR, under the same
@@ -22,12 +23,7 @@ example:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "skeleton",
-        help="the Scene skeleton (what SAMSA reads) of each UCCA file",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "skeleton", "the Scene skeleton (what SAMSA reads) of each UCCA file", DESCRIPTION)
     p.add_argument("input", metavar="IN_DIR", help="directory of UCCA XML files (standard or site format)")
     p.add_argument("output", metavar="OUT_DIR", help="directory to write (replaced as a whole at the end)")
     add_language_option(p)

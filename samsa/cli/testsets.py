@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from samsa.cli.io import add_data_option
+from samsa.cli.io import add_command, add_data_option
 
 DESCRIPTION = """\
 List the test sets that -t/--test-set accepts, where each one's files are looked
@@ -19,12 +19,7 @@ example:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "test-sets",
-        help="list the named test sets and check the data root",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "test-sets", "list the named test sets and check the data root", DESCRIPTION)
     add_data_option(p)
     p.add_argument("-f", "--format", choices=("table", "json"), default="table", help="(default: %(default)s)")
     p.add_argument("--json", dest="format", action="store_const", const="json", help="same as -f json")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from samsa.cli.io import Output, add_format_options
+from samsa.cli.io import Output, add_command, add_format_options
 from samsa.errors import InputError
 from samsa.ucca.evaluation import evaluate_corpus, scene_scores
 from samsa.ucca.graph import tokens
@@ -26,12 +26,7 @@ examples:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "ucca-eval",
-        help="UCCA evaluation (labeled F1, scene F1)",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(sub, "ucca-eval", "UCCA evaluation (labeled F1, scene F1)", DESCRIPTION)
     p.add_argument("gold", metavar="GOLD_DIR")
     p.add_argument("pred", metavar="PRED_DIR")
     add_format_options(p)
@@ -46,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    output = Output(args.format, args.width, args.output)
+    output = Output.from_args(args)
     output.check([args.gold, args.pred])
     gold, pred = list_passage_files(args.gold), list_passage_files(args.pred)
     if [f.name for f in gold] != [f.name for f in pred] and len(gold) != len(pred):
