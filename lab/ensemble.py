@@ -15,8 +15,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from lab.oracle import save_weights
 from samsa.parsers.builtin.features import Vocab
-from samsa.parsers.builtin.runtime import load_state, read_header, save_weights, weights_digest
+from samsa.parsers.builtin.runtime import load_state, read_header, weights_digest
 
 __all__ = ["join", "main"]
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from lab.annotations import annotate
 from lab.corpora import DEV, TRAIN, dev_limit, load
-from samsa.parsers.builtin.tree import graph_to_spans
+from lab.oracle import graph_to_spans
 
 
 def write_safetensors(path: Path, tensors: dict[str, np.ndarray]) -> None:

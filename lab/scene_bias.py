@@ -144,8 +144,9 @@ def floor_met(row: Mapping[str, Any], human_floor: float) -> bool:
 def main(argv: list[str] | None = None) -> int:
     from lab.agreement import acl2018_items, agreement, human_items
     from lab.corpora import data_hash
+    from lab.oracle import update_meta
     from samsa.parsers.builtin import BuiltinParser
-    from samsa.parsers.builtin.runtime import update_meta, weights_digest
+    from samsa.parsers.builtin.runtime import weights_digest
     from samsa.ucca.graph import tokens
     from samsa.ucca.xml import list_passage_files, load_passage
 

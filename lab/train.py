@@ -37,14 +37,12 @@ from torch import nn
 from lab.annotations import Annotations, annotate, to_features
 from lab.corpora import CORPORA, data_hash, dev_limit, load, styles_of
 from lab.model import SpanModel, pair_tensors, to_torch
+from lab.oracle import gold_pairs, graph_to_spans, save_weights, update_meta
 from lab.train_start import continue_from, finetuned_features, single_window
 from samsa.parsers.builtin.decode import decode_batch
 from samsa.parsers.builtin.encoder import WordEncoder
 from samsa.parsers.builtin.features import NONE, PAD, STYLES, UNK, Vocab
-from samsa.parsers.builtin.remotes import gold_pairs
-from samsa.parsers.builtin.runtime import save_weights, update_meta
 from samsa.parsers.builtin.subwords import SHAPES, featurize_words, ngram_table
-from samsa.parsers.builtin.tree import graph_to_spans
 from samsa.ucca.evaluation import evaluate_corpus, scene_scores
 
 #: weights format by recipe: v2 spaCy features only; v3 + frozen encoder features and/or styles; v4 fine-tuned encoder

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lab.oracle import save_weights, update_meta
 from samsa.parsers.builtin.decode import decode_batch, main_relation_mask
 from samsa.parsers.builtin.features import NONE, PAD, UNK, Featurized, Vocab
-from samsa.parsers.builtin.runtime import NumpySpanNet, batch_span_log_probs, load_weights, save_weights, update_meta
+from samsa.parsers.builtin.runtime import NumpySpanNet, batch_span_log_probs, load_weights
 
 
 def _vocab() -> Vocab:

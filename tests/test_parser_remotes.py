@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from samsa.parsers.builtin.remotes import candidate_pairs, distance_bucket, distance_buckets, gold_pairs, oracle_remotes
-from samsa.parsers.builtin.tree import graph_to_spans, spans_to_graph
+from lab.oracle import gold_pairs, graph_to_spans, oracle_remotes
+from samsa.parsers.builtin.remotes import candidate_pairs, distance_bucket, distance_buckets
+from samsa.parsers.builtin.tree import spans_to_graph
 from samsa.ucca.evaluation import evaluate_corpus
 from samsa.ucca.xml import list_passage_files, load_passage
 

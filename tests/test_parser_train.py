@@ -114,9 +114,9 @@ def test_training_continues_from_a_weights_file(tmp_path, data_dir):
 def test_training_continues_the_numbering_of_a_file_saved_during_a_run(tmp_path, data_dir):
     """A file written during a run (its best epoch so far, before the run has ended) records no best epoch;
     a run continuing from it numbers its epochs after the file's last one, not after its count of epochs."""
+    from lab.oracle import update_meta
     from lab.train import main
     from samsa.parsers.builtin import BuiltinParser
-    from samsa.parsers.builtin.runtime import update_meta
 
     first, second, third = tmp_path / "a.npz", tmp_path / "b.npz", tmp_path / "c.npz"
     base = ["--data", str(data_dir), "--limit", "12", "--epochs", "1", "--threads", "1", "--hidden", "16"]
@@ -168,8 +168,8 @@ def test_a_style_input_added_to_a_trained_network_starts_it_where_it_was(tmp_pat
 def test_scene_weights_mark_main_relations_and_the_scenes_that_hold_them(fixture_path):
     """``--scene-weight``: on "John got home and gave Mary a call ." the weighted spans are the first Scene
     (0-3) and its P "got" (1-2), and the second Scene, whose P is discontiguous (H/P over 4-8); nothing else."""
+    from lab.oracle import graph_to_spans
     from lab.train import scene_weights
-    from samsa.parsers.builtin.tree import graph_to_spans
     from samsa.ucca.xml import load_passage
 
     words, spans = graph_to_spans(load_passage(fixture_path("ucca/paper/1_john_home_call.xml")))

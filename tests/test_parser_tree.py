@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lab.oracle import graph_to_spans
 from samsa.parsers.builtin.decode import cky, cky_batch, span_charts
 from samsa.parsers.builtin.runtime import span_rows
-from samsa.parsers.builtin.tree import Span, graph_to_spans, spans_to_graph
+from samsa.parsers.builtin.tree import Span, spans_to_graph
 from samsa.ucca.evaluation import evaluate_corpus
 from samsa.ucca.queries import scenes
 from samsa.ucca.xml import list_passage_files, load_passage

@@ -13,13 +13,11 @@ disjoint from the Scene's) over the tree it has already built: label or "none".
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import NamedTuple
 
 import networkx as nx
 import numpy as np
 
-from samsa.parsers.builtin.tree import HARMONIZE
 from samsa.ucca import graph as G
 from samsa.ucca.queries import scenes
 
@@ -29,8 +27,6 @@ __all__ = [
     "candidate_pairs",
     "distance_bucket",
     "distance_buckets",
-    "gold_pairs",
-    "oracle_remotes",
 ]
 
 #: relative-position buckets of a pair: target left/right of the scene x token gap 0, 1, 2, 3-4, 5-8, 9-16, 17+
@@ -123,36 +119,6 @@ def candidate_pairs(g: nx.DiGraph) -> list[Pair]:
         s_toks, s_span = toks[s], spans[s]
         out += [Pair(s, u, s_span, spans[u]) for t_toks, u in targets.items() if not (t_toks & s_toks)]
     return out
-
-
-def gold_pairs(g: nx.DiGraph) -> Iterator[tuple[Pair, str]]:
-    """Candidate pairs of a gold passage with the remote label each carries ('' for none).
-
-    A gold remote edge is matched to a candidate by the token spans of its two
-    ends, so that the label attaches to whatever unit of a unary chain the
-    parser will predict.
-    """
-    _, spans = _units(g)
-    labels: dict[tuple[tuple[int, int], tuple[int, int]], str] = {}
-    for u, v, d in g.edges(data=True):
-        if d["remote"] and u in spans and v in spans:
-            cat = d["categories"][0]
-            labels[spans[u], spans[v]] = HARMONIZE.get(cat, cat)
-    for p in candidate_pairs(g):
-        yield p, labels.get((p.scene_span, p.unit_span), "")
-
-
-def oracle_remotes(gold: nx.DiGraph, tree: nx.DiGraph) -> None:
-    """Give ``tree`` the gold passage's remote edges that its candidate pairs can express (the classifier's ceiling)."""
-    wanted = {(p.scene_span, p.unit_span): lab for p, lab in gold_pairs(gold) if lab}
-    add_remotes(
-        tree,
-        [
-            (p, wanted[p.scene_span, p.unit_span])
-            for p in candidate_pairs(tree)
-            if (p.scene_span, p.unit_span) in wanted
-        ],
-    )
 
 
 def add_remotes(g: nx.DiGraph, predicted: list[tuple[Pair, str]]) -> None:

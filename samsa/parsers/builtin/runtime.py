@@ -8,7 +8,7 @@ functions as ``lab/model.py``'s ``SpanModel`` in evaluation mode
 Weights live in one ``.npz`` file (no pickles: ``allow_pickle=False``): the
 tensors under their PyTorch ``state_dict`` names, stored as float16 and used as
 float32, plus a ``meta.json`` entry (format, vocabulary, network sizes, training
-record). :func:`save_weights` and :func:`update_meta` write it atomically.
+record). ``lab/oracle.py`` writes it, atomically.
 """
 
 from __future__ import annotations
@@ -16,10 +16,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -37,9 +35,7 @@ __all__ = [
     "load_state",
     "load_weights",
     "read_header",
-    "save_weights",
     "span_rows",
-    "update_meta",
     "weights_digest",
 ]
 
@@ -334,52 +330,6 @@ def load_weights(path: str | os.PathLike[str]) -> tuple[Vocab, NumpySpanNet, dic
     """Read a weights file: (vocabulary, network, training record). Raises ValueError when it is not one."""
     header = read_header(path)
     return Vocab(**header["vocab"]), load_net(path, header), header["meta"]
-
-
-def save_weights(
-    path: str | os.PathLike[str],
-    *,
-    state: Mapping[str, np.ndarray],
-    vocab: Vocab,
-    config: Mapping[str, Any],
-    meta: Mapping[str, Any],
-    fmt: str = FORMATS[-1],
-) -> None:
-    """Write weights (float tensors as float16) and their record; atomic (temporary file, then rename)."""
-    header = {"format": fmt, "vocab": vocab.to_dict(), "config": dict(config), "meta": dict(meta)}
-    arrays = {
-        f"state/{k}": (v.astype(np.float16) if np.issubdtype(v.dtype, np.floating) else v) for k, v in state.items()
-    }
-    arrays[META_KEY] = np.frombuffer(json.dumps(header, sort_keys=True).encode("utf-8"), dtype=np.uint8)
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, **arrays)  # type: ignore[arg-type]  # numpy's stub types **kwds as allow_pickle
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 would make a shared weights file unreadable to others
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def update_meta(path: str | os.PathLike[str], **fields: Any) -> None:
-    """Add ``fields`` to a saved weights file's training record (atomic rewrite)."""
-    with np.load(path, allow_pickle=False) as z:
-        header = json.loads(z[META_KEY].tobytes().decode("utf-8"))
-        state = {k[len("state/") :]: z[k] for k in z.files if k.startswith("state/")}
-    header["meta"].update(fields)
-    save_weights(
-        path,
-        state=state,
-        vocab=Vocab(**header["vocab"]),
-        config=header["config"],
-        meta=header["meta"],
-        fmt=header["format"],
-    )
 
 
 def weights_digest(path: str | os.PathLike[str]) -> str:

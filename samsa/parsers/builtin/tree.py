@@ -1,6 +1,6 @@
 """UCCA graphs <-> labeled span trees, the representation the built-in parser predicts.
 
-Projection (graph -> spans), after Jiang et al. (2019):
+Projection (graph -> spans, ``lab/oracle.py``: what training reads), after Jiang et al. (2019):
 
 * only primary edges are kept; remote edges, implicit units and linkage are
   dropped (remotes are predicted separately, implicit units not at all);
@@ -27,7 +27,7 @@ from samsa.ucca import graph as G
 from samsa.ucca.compact import CompactPassage
 from samsa.ucca.queries import scenes
 
-__all__ = ["HARMONIZE", "Span", "graph_to_spans", "implicit_main_relations", "spans_to_graph", "spans_to_passage"]
+__all__ = ["HARMONIZE", "Span", "implicit_main_relations", "spans_to_graph", "spans_to_passage"]
 
 HARMONIZE = {"T": "D", "Q": "E"}
 UP = "^"
@@ -42,93 +42,6 @@ class Span:
 
 def _label(cats: tuple[str, ...]) -> str:
     return HARMONIZE.get(cats[0], cats[0])
-
-
-def graph_to_spans(g: nx.DiGraph) -> tuple[list[str], list[Span]]:
-    """Tokens and labeled spans (root excluded) of a gold passage."""
-    terms = G.terminals(g)
-    pos = {t: k for k, t in enumerate(terms)}
-    children: dict[str, list[str]] = {}
-    label: dict[str, str] = {}
-    parent: dict[str, str] = {}
-    for u, v, d in g.edges(data=True):
-        if d["remote"] or g.nodes[u]["layer"] != "1" or g.nodes[u]["type"] == "LKG":
-            continue
-        if g.nodes[v]["layer"] == "1" and (g.nodes[v].get("implicit") or g.nodes[v]["type"] == "LKG"):
-            continue
-        children.setdefault(u, []).append(v)
-        if g.nodes[v]["layer"] == "1":
-            label[v] = _label(d["categories"])
-            parent[v] = u
-
-    def tokens_of(u: str) -> set[int]:
-        if g.nodes[u]["layer"] == "0":
-            return {pos[u]}
-        out: set[int] = set()
-        for c in children.get(u, []):
-            out |= tokens_of(c)
-        return out
-
-    # make every unit contiguous by adopting the units that fill its gaps (each unit moves at most once)
-    moved: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for u in sorted(children, key=G.node_key):
-            span = tokens_of(u)
-            if not span or max(span) - min(span) + 1 == len(span):
-                continue
-            gap = set(range(min(span), max(span) + 1)) - span
-            for p in sorted(gap):
-                x = _gap_filler(terms[p], parent, children, tokens_of, gap, u)
-                if x is None or x in moved:
-                    continue
-                moved.add(x)
-                old = parent[x]
-                children[old].remove(x)
-                children[u].append(x)
-                parent[x] = u
-                label[x] = label[x] + UP
-                changed = True
-                break
-            if changed:
-                break
-    spans: list[Span] = []
-
-    def visit(u: str) -> None:
-        chain = [label[u]] if u in label else []
-        node = u
-        while True:
-            kids = [c for c in children.get(node, []) if g.nodes[c]["layer"] == "1"]
-            terms_here = [c for c in children.get(node, []) if g.nodes[c]["layer"] == "0"]
-            if len(kids) == 1 and not terms_here and tokens_of(kids[0]) == tokens_of(node) and node != G.ROOT_ID:
-                node = kids[0]
-                chain.append(label[node])
-                continue
-            break
-        toks = tokens_of(u)
-        if u != G.ROOT_ID and toks:
-            spans.append(Span(min(toks), max(toks) + 1, "/".join(chain)))
-        for c in children.get(node, []):
-            if g.nodes[c]["layer"] == "1":
-                visit(c)
-
-    visit(G.ROOT_ID)
-    return [g.nodes[t]["text"] for t in terms], spans
-
-
-def _gap_filler(term, parent, children, tokens_of, gap, u):
-    """The highest unit above ``term`` whose tokens lie inside ``gap`` and which is not under ``u``."""
-    x = next((p for p, kids in children.items() if term in kids), None)
-    if x is None or x == u:
-        return None
-    best = None
-    while x is not None and x in parent and tokens_of(x) <= gap:
-        best = x
-        x = parent[x]
-        if x == u:
-            return None
-    return best
 
 
 def spans_to_graph(tokens: list[str], spans: list[Span], passage_id: str = "1") -> nx.DiGraph:
