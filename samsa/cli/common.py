@@ -28,10 +28,17 @@ __all__ = [
     "add_runtime_options",
     "add_splitter_option",
     "add_text_options",
+    "from_options",
     "hint_language",
     "parser_name",
     "resolve_language",
 ]
+
+
+def from_options(cls: Any, args: argparse.Namespace, **given: Any) -> Any:
+    """A command's typed inputs (a NamedTuple ``cls``): the fields ``given``, and each other field that an option
+    of the same name (its ``dest``) holds, as the command line gave it."""
+    return cls(**{f: getattr(args, f) for f in cls._fields if f not in given and hasattr(args, f)}, **given)
 
 
 def add_language_option(p: argparse.ArgumentParser) -> None:

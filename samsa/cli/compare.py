@@ -12,6 +12,7 @@ from samsa.cli.common import (
     add_aligner_options,
     add_runtime_options,
     add_text_options,
+    from_options,
     parser_name,
     resolve_language,
 )
@@ -100,8 +101,9 @@ class CompareInputs(NamedTuple):
 
 def run(args: argparse.Namespace) -> int:
     lang = resolve_language(args.lang)
-    inputs = CompareInputs(
-        ucca=args.ucca,
+    inputs = from_options(
+        CompareInputs,
+        args,
         systems=tuple(named_systems([*args.systems, *args.inputs], args.names, required=args.systems_required)),
         language=lang,
         parser=parser_name(args.parser, lang),
@@ -112,9 +114,6 @@ def run(args: argparse.Namespace) -> int:
             **({"splitter": args.splitter} if args.splitter else {}),
         },
         aligner=AlignerChoice(args.aligner, args.ppdb, args.faithful_bugs, args.spacy_model),
-        parsed=args.parsed,
-        per_sentence=args.per_sentence,
-        parse_uncertainty=args.parse_uncertainty,
     )
     return compare(inputs, Runtime.from_args(args), Output.from_args(args))
 

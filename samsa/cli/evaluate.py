@@ -11,6 +11,7 @@ from samsa.cli.common import (
     add_plan_option,
     add_runtime_options,
     add_splitter_option,
+    from_options,
     hint_language,
     resolve_language,
 )
@@ -224,26 +225,10 @@ def run(args: argparse.Namespace) -> int:
         fkbleu_sign=args.fkbleu_sign,
         samsa=SamsaConfig(separator=args.sentence_separator, splitter=args.splitter, language=lang.code),
     )
-    inputs = EvaluateInputs(
-        systems=tuple(named_systems(paths, args.names, required=args.systems_required)),
-        language=lang,
-        metrics=tuple(metrics),
-        config=config,
-        lang_given=args.lang is not None,
-        test_set=args.test_set,
-        data=args.data,
-        source=args.source,
-        refs=tuple(args.refs),
-        ucca=args.ucca,
-        documents=args.documents,
-        parse_uncertainty=args.parse_uncertainty,
-        confidence=args.confidence,
-        paired=args.paired_bs,
-        bootstrap=args.bootstrap,
-        seed=args.seed,
-        score_only=args.score_only,
-        plan=args.plan,
-    )
+    systems = tuple(named_systems(paths, args.names, required=args.systems_required))
+    given = {"refs": tuple(args.refs), "paired": args.paired_bs, "lang_given": args.lang is not None}
+    given.update(metrics=tuple(metrics), config=config)
+    inputs = from_options(EvaluateInputs, args, systems=systems, language=lang, **given)
     return evaluate_command(inputs, Runtime.from_args(args), Output.from_args(args))
 
 

@@ -12,6 +12,7 @@ from samsa.cli.common import (
     add_plan_option,
     add_runtime_options,
     add_text_options,
+    from_options,
     hint_language,
     parser_name,
     resolve_language,
@@ -141,30 +142,10 @@ class ReportInputs(NamedTuple):
 
 def run(args: argparse.Namespace) -> int:
     lang = resolve_language(args.lang, args.test_set)
-    inputs = ReportInputs(
-        systems=tuple(named_systems([*args.systems, *args.inputs], args.names, required=args.systems_required)),
-        language=lang,
-        parser=parser_name(None, lang),
-        output=args.output,
-        lang_given=args.lang is not None,
-        test_set=args.test_set,
-        data=args.data,
-        source=args.source,
-        refs=tuple(args.refs),
-        no_refs=args.no_refs,
-        ucca=args.ucca,
-        documents=args.documents,
-        tokenizer=args.tokenizer,
-        separator=args.sentence_separator,
-        splitter=args.splitter,
-        bootstrap=args.bootstrap,
-        seed=args.seed,
-        parse_uncertainty=args.parse_uncertainty,
-        title=args.title,
-        plan=args.plan,
-    )
-    runtime = Runtime.from_args(args)
-    return report(inputs, runtime)
+    systems = tuple(named_systems([*args.systems, *args.inputs], args.names, required=args.systems_required))
+    given = {"refs": tuple(args.refs), "separator": args.sentence_separator, "lang_given": args.lang is not None}
+    inputs = from_options(ReportInputs, args, systems=systems, language=lang, parser=parser_name(None, lang), **given)
+    return report(inputs, Runtime.from_args(args))
 
 
 def report(inputs: ReportInputs, runtime: Runtime) -> int:
