@@ -2,36 +2,7 @@
 spaCy's network library does not import PyTorch. Each step is kept because it saves more than 20% of a
 command users run (docs/BENCHMARKS.md, "Start-up"); the savings are noted beside each below.
 
-When PyTorch is installed (a research environment, or samsa's own ``[train]``
-extra), spaCy's network library thinc imports it at its own import
-(``thinc.compat``) for its PyTorch interoperability, which samsa never uses,
-in every ``samsa`` run that loads spaCy (docs/BENCHMARKS.md, "Start-up", has
-what it costs). The executable therefore
-lets ``thinc.compat`` find no PyTorch (:func:`hide_torch_from_thinc`), as in a
-virtualenv without it, and so do the workers of a LocalCluster samsa starts
-(:mod:`samsa.engine.distributed`); spaCy's pipelines run on thinc's numpy operations
-either way, and ``import torch`` works as usual afterwards.
-
-``import networkx`` imports and star-imports networkx's whole library
-(algorithms, generators, readers and writers, linear algebra, drawing), most
-of its import time, in every ``samsa`` command (docs/BENCHMARKS.md), while
-samsa's graph model is ``networkx.DiGraph`` (``networkx.classes``). The
-executable therefore has those subpackages left out while networkx imports
-(:func:`defer_networkx_library`); the first name of theirs that is used
-(``networkx.descendants``) or a ``dir(networkx)`` imports them all and gives
-networkx the namespace a plain import gives it, and importing one of them
-works as usual. (What this does not reproduce: a subpackage imported directly
-whose own import reads another's names from ``networkx``; nothing in samsa,
-the only code the executable runs, does.) Neither ``import samsa`` nor
-``import samsa.cli`` imports networkx (their names load on first use), so
-that the executable can do this first.
-
-On Linux with glibc, the executable also keeps large freed memory blocks in
-the process for reuse (:mod:`samsa.allocator`; not a patch of another package:
-it saves page faults on long parses, nothing at start-up). :func:`apply_startup`
-runs the three steps; ``SAMSA_STARTUP_OFF`` leaves any of them out, and
-``python benchmarks/samsa_speed.py --startup`` measures what each saves
-(docs/BENCHMARKS.md).
+More: docs/architecture.md, "Module notes", ``samsa.startup``.
 """
 
 from __future__ import annotations

@@ -1,16 +1,6 @@
 """Test sets by name (``-t hsplit``), read from a data root that the user points to.
 
-No data is copied into the package (the corpora are GPL / CC-BY-SA): every test set is
-a list of file names under a *data root*, a directory laid out as the shared data
-(``easse/test_sets/...``). The root comes from, in order: an explicit ``data=`` /
-``--data DIR``; ``$SAMSA_DATA``; ``data = DIR`` in the ``[samsa]`` section of the config
-file (``$SAMSA_CONFIG``, else ``$XDG_CONFIG_HOME/samsa/config.ini``, else
-``~/.config/samsa/config.ini``). The error for
-a missing root or file names what was looked for and which setting pointed there.
-
-The loaders keep EASSE's names and layout: ``get_orig_sents(name)`` is a list of
-sources, ``get_refs_sents(name)`` a list of reference *streams* (``refs[k][i]`` is
-reference ``k`` of sentence ``i``).
+More: docs/architecture.md, "Module notes", ``samsa.testsets``.
 """
 
 from __future__ import annotations

@@ -1,16 +1,6 @@
 """Dependency-label equivalences of the Sultan aligner's four word classes.
 
-``faithful=True`` keeps the tables exactly as the original code has them,
-including labels merged by a missing comma (``'tmod' 'prep_in'`` became
-``tmodprep_in``) and the non-label ``pos`` (aligner_notes.md 1.6); the fixed
-tables use the intended labels (``tmod`` and ``prep_in``, ``poss``) and add
-``vmod``, the label CoreNLP >= 3.3 gives reduced relatives and infinitival
-modifiers.
-
-A table maps a combination of relatives to its groups:
-``pp`` (source parent, target parent), ``cc`` (children), and ``pc`` pairs
-``(P-set, C-set)`` for a source parent against a target child (``cp`` uses the
-same pairs reversed).
+More: docs/architecture.md, "Module notes", ``samsa.aligners.dep_tables``.
 """
 
 from __future__ import annotations

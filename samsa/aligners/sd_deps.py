@@ -1,21 +1,6 @@
 """spaCy (ClearNLP-style) dependencies -> Stanford Dependencies, collapsed and cc-processed.
 
-The Sultan et al. aligner's equivalence tables speak the SD labels CoreNLP
-produced (``prep_in``, ``conj_and``, ``nn``, ``cop`` ...). This module is the one
-place that maps a spaCy parse onto them (aligner_notes.md section 1.9):
-
-1. copula: a form of "be" with an ``acomp``/``attr`` child (and no ``expl``) hands
-   its head, label and other children to that predicate, which gets ``cop``;
-2. prepositions: ``prep``/``agent``/``dative`` + ``pobj`` collapse into
-   ``prep_<word>`` / ``agent`` (a ``dative`` without object becomes ``iobj``);
-3. conjunctions: ``conj`` becomes ``conj_<cc word>``, and the second conjunct
-   inherits the first one's incoming edge (cc-processing);
-4. labels renamed (``compound`` -> ``nn``, ``nummod`` -> ``num``, ``relcl`` ->
-   ``rcmod``, ``acl`` -> ``vmod``, ``oprd`` -> ``xcomp``, temporal ``npadvmod`` ->
-   ``tmod``, ``'s`` ``case`` -> ``possessive``); ``punct`` edges are dropped (the
-   SD conversion CoreNLP 3.4 used omitted them).
-
-Indices are 1-based; governor 0 is ROOT.
+More: docs/architecture.md, "Module notes", ``samsa.aligners.sd_deps``.
 """
 
 from __future__ import annotations

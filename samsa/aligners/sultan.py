@@ -1,17 +1,6 @@
 """The ``sultan`` aligner: Sultan, Bethard & Sumner (2014) re-implemented on spaCy annotations.
 
-Stages, in order (aligner_notes.md 1.5): sentence-final punctuation; common
-contiguous n-grams; hyphenated words; named entities; content words with
-dependency-context evidence (verbs, nouns, adjectives, adverbs); content words
-with textual-context evidence; hyphenated words again; stopwords with
-dependency evidence; stopwords and punctuation with textual evidence. A pair is
-scored ``0.9 * similarity + 0.1 * context evidence`` and chosen greedily.
-
-Options: ``ppdb`` (a path to the PPDB lexical synonym file, or None; off by
-default, as in the EASSE toolkit), ``faithful_bugs`` (keep the original code's
-behaviour-shaping quirks: dead content-word filter of the n-gram stage, merged
-equivalence labels, duplicate candidate lists), ``stopwords`` (179 or 127),
-``model`` (spaCy pipeline name). The caller's tokens are kept.
+More: docs/architecture.md, "Module notes", ``samsa.aligners.sultan``.
 """
 
 from __future__ import annotations

@@ -1,19 +1,6 @@
 """The local web server of ``samsa annotate`` (the standard library's ``http.server``).
 
-Every request is checked before anything else, in this order:
-
-- ``Host`` must be this server's own (``127.0.0.1:PORT`` or ``localhost:PORT``): a page on another site that
-  points its own name at 127.0.0.1 (DNS rebinding) is answered 403;
-- the token (``?token=`` on the page and its assets, the ``X-Samsa-Token`` header on the API) must be this
-  run's, compared in constant time: 403 without it;
-- an ``Origin`` header, when sent, must be this server's own: a cross-site request is 403;
-- a POST must be JSON (``Content-Type: application/json``), with a ``Content-Length`` of at most
-  :data:`MAX_BODY` bytes: 411, 413 or 415 otherwise.
-
-Paths are matched whole; a line number in a path is one of the workspace's lines, and only
-:meth:`~samsa.annotate.workspace.Workspace.save` writes, to ``DIR/N.xml``. Every response forbids caching and
-framing, and the page runs under a content security policy that allows only this server's own scripts and
-styles: the text of a sentence is put into the page as text, never as markup.
+More: docs/architecture.md, "Module notes", ``samsa.annotate.server``.
 """
 
 from __future__ import annotations

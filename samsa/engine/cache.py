@@ -1,34 +1,6 @@
 """A persistent cache of parsed UCCA graphs (SQLite), so that each source is parsed once, ever.
 
-Papers score dozens of systems on the same sources; with the cache, every run after the first reads their parses.
-An entry is keyed by the parser's full cache key (signature, weights digest, spaCy model:
-``BuiltinParser.cache_key``) and the exact input (the token list, or the raw string for a parser that tokenizes
-itself), and stores the graph as :func:`samsa.ucca.graph.to_json`, compressed, and beside it the graph's paper-mode
-scoring structure (:func:`samsa.engine.entries.encode_structure`, tagged with the version of the scene rules that
-derived it): a warm ``samsa score`` reads only the structure and never rebuilds a graph.
-
-Safety: SQLite transactions make a write all-or-nothing, so a writer killed
-with SIGKILL leaves either the old state or the new one; WAL mode and a busy
-timeout let several processes read and write at once. Every entry carries the
-parser key and input in clear and the SHA-256 of its key and payload together
-(and of its key, structure and scene-rules version): an entry whose digest, key
-or input does not match (a payload moved to another key included), or that
-does not decode to a graph (structure) of the right tokens, is deleted and
-treated as a miss (recomputed), never returned. A structure of other scene
-rules is not used: it is derived again from the graph.
-
-The file is samsa's only if its SQLite header carries samsa's application ID
-(or, for caches written before it had one, its ``info`` table names a samsa
-schema). Anything else at the cache path (a text file, another program's
-database, a device) is never written, moved or replaced: one warning, and the
-run goes on without a cache. A samsa cache that is corrupt, or of another
-schema, is moved aside (``.corrupt-<time>``) and started afresh; a corruption
-found in the middle of a run is reported once and the rest of the run goes
-without the cache, with the same outputs as ``--no-cache``.
-
-Where: ``--cache PATH`` or ``$SAMSA_CACHE``, else ``parses.sqlite`` in the user cache directory (``platformdirs``:
-``$XDG_CACHE_HOME/samsa``, ``~/.cache/samsa``, ``~/Library/Caches/samsa`` or ``%LOCALAPPDATA%\\samsa``). The
-trees drawn for parse uncertainty live in a table of their own (``samsa.engine.cache_drawn``).
+More: docs/architecture.md, "Module notes", ``samsa.engine.cache``.
 """
 
 from __future__ import annotations

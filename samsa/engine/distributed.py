@@ -1,22 +1,6 @@
 """Scoring on a Dask cluster (the optional ``dask`` extra): the same chunk worker, one per Dask worker.
 
-A :class:`~distributed.diagnostics.plugin.WorkerPlugin` builds the
-:class:`samsa.engine.worker.Worker` (parser, aligner) once when a Dask worker
-joins, so models load once per worker, not once per task. Tasks are the
-pipeline's fixed-size chunks, submitted with a bounded window and gathered
-in input order; since corpus SAMSA is the mean of sentence scores, the
-result equals the single-process one exactly.
-
-``address="local"`` starts a :class:`~distributed.LocalCluster` of processes
-with one thread each; any other string is a scheduler address
-(``tcp://host:8786``), for example one started by dask-jobqueue on Slurm
-(README, "Scoring on a cluster"). The workers of a LocalCluster started here
-run samsa's tasks only, so, like the ``samsa`` executable, they let spaCy's
-network library find no PyTorch (:func:`samsa.startup.hide_torch_from_thinc`) and have glibc's
-allocator reuse large freed blocks (:func:`samsa.allocator.allocator_environ`:
-Dask's default environment for its workers has every parser temporary above
-128 KiB mapped afresh: docs/BENCHMARKS.md, "Scaling"); workers of
-a cluster given by address are left as they are, since other tasks may share them.
+More: docs/architecture.md, "Module notes", ``samsa.engine.distributed``.
 """
 
 from __future__ import annotations

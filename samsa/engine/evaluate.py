@@ -1,14 +1,6 @@
 """``samsa.evaluate``: every metric for one or more systems, in one call (what ``samsa evaluate`` prints).
 
-The command line reads files and calls this; Python users call it with lists of sentences::
-
-    from samsa import evaluate
-    evaluate({"mine": outputs}, test_set="hsplit", metrics="sari,bleu,fkgl,samsa")
-
-Sources and references come from a named test set under the data root (``test_set=``,
-``data=``) or are given (``orig_sents``, ``refs_sents`` as EASSE's reference streams).
-SAMSA uses gold UCCA when ``ucca`` names a directory of XML files, else the built-in
-parser's parse of the sources (parsed once for every system).
+More: docs/architecture.md, "Module notes", ``samsa.engine.evaluate``.
 """
 
 from __future__ import annotations

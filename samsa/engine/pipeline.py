@@ -1,19 +1,6 @@
 """Parse and score a corpus chunk by chunk: in this process, in a process pool (``--jobs N``), or on Dask.
 
-The same :class:`~samsa.engine.worker.Worker` does the work of each chunk in this
-process (``jobs=1``), in each process of a pool, or on each Dask worker
-(:mod:`samsa.engine.executors`, :mod:`samsa.engine.distributed`); this module decides what
-goes into the chunks and what happens to the results.
-
-Chunks have a fixed size (:data:`CHUNK`) and are cut from windows of
-:data:`WINDOW` chunks, sources to parse longest first (:func:`chunk_order`),
-whatever the number of workers; results come back in input order, so the
-output is byte-identical for every ``--jobs``. The parent process keeps only
-what is needed to merge: corpus SAMSA is the mean of sentence scores, so
-partial results merge exactly. The
-parse cache is read and written by the parent only (workers never touch it).
-When a run only needs paper-mode scores, a cache hit travels as the source's
-scoring structure, not its graph: a warm run rebuilds no graph at all.
+More: docs/architecture.md, "Module notes", ``samsa.engine.pipeline``.
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
 """The engine's seams: what it parses with, what it caches in, where it runs, and the words its parts speak.
 
-The engine calls a parser, an aligner and a cache only through these protocols (the aligner through
-:class:`samsa.scoring.metric.Samsa`), so another parser, cache or executor plugs in without a change here:
-
-- a **parser** is :class:`samsa.parsers.base.Parser`; one whose parses may be cached also has a
-  :meth:`CachingParser.cache_key`;
-- an **aligner** is :class:`samsa.aligners.base.Aligner`;
-- a **cache** is an :class:`EntryCache` (:class:`samsa.engine.cache.ParseCache` is the one that ships);
-- an **executor** runs chunks of items on a :class:`samsa.engine.worker.Worker`, here, in a process pool or
-  on Dask (:class:`samsa.engine.executors.Executor`).
+More: docs/architecture.md, "Module notes", ``samsa.engine.seams``.
 """
 
 from __future__ import annotations

@@ -1,19 +1,6 @@
 """Flesch-Kincaid grade level in its published variants, and FKBLEU (Xu et al. 2016, eq. 3).
 
-``easse`` FKGL
-    EASSE's ``corpus_fkgl``: each line lowercased and 13a-tokenized, split into
-    sentences, every token counted as a word (punctuation too), syllables by the
-    nltk_contrib-style counter (all trailing "e" stripped, so "free" has 0
-    syllables; digits and punctuation 0), counts pooled over the corpus, result
-    clamped at 0. EASSE splits sentences with NLTK Punkt; we use samsa's
-    rule-based splitter (named in the signature, ``rule.v2`` by default), see docs/lexical.md.
-``corrected`` FKGL
-    Same pooled formula with the quirks removed: original case kept, tokens
-    without a letter or digit are not words, one silent final "e" is dropped,
-    every word has at least one syllable, no clamping.
-``xu2016`` FK (inside FKBLEU)
-    Per sentence (one output line = one sentence), punctuation tokens count as
-    words with one syllable each (TACL 2016, section 3.1).
+More: docs/architecture.md, "Module notes", ``samsa.lexical.readability``.
 """
 
 from __future__ import annotations

@@ -1,24 +1,6 @@
 """SARI (Xu et al., TACL 2016) in every published variant, each named.
 
-``xu2016``
-    Xu's released sentence-level ``SARI.py``: KEEP precision/recall and DELETE
-    precision are averages over n-gram *types* of per-type ratios; DELETE uses
-    precision only; F1 per order, then the mean over orders 1-4; zero
-    denominators give 0. Corpus = mean of sentence scores.
-``hf``
-    Hugging Face ``evaluate`` / GEM-metrics: the same sentence score, except that
-    0/0 counts as 1 and KEEP recall divides summed counts (its "bug fix"); inputs
-    lowercased and 13a-tokenized. Corpus = mean of sentence scores.
-``easse``
-    The EASSE toolkit's ``corpus_sari``: add/keep/delete statistics summed over
-    the corpus (sum of min over sum of counts), F1 per order (deletion F1 by
-    default, precision with ``del_f1=False``), mean over orders; optionally the
-    TACL paper's averaging (``paper_averaging=True``: average P and R over
-    orders, then F1).
-
-Each variant is a pure function over token lists. The number of references may
-vary from sentence to sentence (the fraction R' of the paper uses each
-sentence's own count). Components (add, keep, delete) are returned with the score.
+More: docs/architecture.md, "Module notes", ``samsa.lexical.sari``.
 """
 
 from __future__ import annotations

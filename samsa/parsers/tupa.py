@@ -1,16 +1,6 @@
 """The ``tupa`` parser: an external TUPA installation (Hershcovich et al. 2017), run as a subprocess.
 
-TUPA 1.4 needs Python 3.7 and DyNet, so it cannot live in samsa's environment;
-this plugin runs it with its own interpreter. Sentences go in as UCCA XML
-passages holding only terminals (so samsa, not TUPA, decides the tokens), one
-``python -m tupa DIR -m MODEL -o OUT`` run parses them all, and every XML file it
-writes is read back with samsa's safe reader and validated like any other
-passage. The signature names TUPA's version and the model (file name and the
-SHA-256 of its files), so a score says exactly which parses it used.
-
-Where TUPA is: ``python=`` / ``model=`` options, else the ``SAMSA_TUPA_PYTHON`` /
-``SAMSA_TUPA_MODEL`` environment variables (CLI: ``--parser tupa`` with those
-variables set). ``model`` is TUPA's model prefix (the ``-m`` value used for training).
+More: docs/architecture.md, "Module notes", ``samsa.parsers.tupa``.
 """
 
 from __future__ import annotations

@@ -1,16 +1,6 @@
 """Bootstrap confidence intervals and paired-bootstrap significance over sufficient statistics.
 
-A corpus metric here is a pair ``(S, f)``: ``S`` holds one row of summable statistics per
-sentence and ``f`` maps a column sum to the corpus score, so that ``f(S.sum(0))`` *is* the
-corpus score (SAMSA: ``[score, 1]`` and a mean; SARI: EASSE's n-gram counts; BLEU:
-sacrebleu's match/total counts; FKGL: words, sentences, syllables). A resample of the test
-set is then one ``S[idx].sum(0)``: exact, and fast enough for 1,000 resamples of every
-metric of every system.
-
-Paired significance follows Koehn (2004) with the null-centred p-value that sacrebleu's
-``--paired-bs`` reports: the same resampled indices for both systems, the bootstrap
-distribution of the difference shifted to mean 0, and
-``p = (1 + #{|d_b - mean(d)| >= |d_obs|}) / (B + 1)``.
+More: docs/architecture.md, "Module notes", ``samsa.report.stats``.
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
 """SAMSA exactly as the EASSE toolkit computes it (``compat="easse"``), quirks included.
 
-Given the same UCCA graph and the same aligner, this reproduces EASSE's
-``compute_samsa`` bit for bit (docs/samsa.md lists the behaviour it follows
-and why). Its quirks, kept on purpose: only an edge's *first* category
-counts below scene detection; centers are compared as word *strings* against
-the scene-side words of the alignment; a C chain is followed through its *last*
-member only; main-relation centers are indexed per relation, not per scene;
-participants with several centers are expanded and merged back with indices
-from before the expansion. Where EASSE would crash on an index error we raise
-:class:`~samsa.errors.ScoringError` instead of inventing a score.
+More: docs/architecture.md, "Module notes", ``samsa.scoring.easse``.
 """
 
 from __future__ import annotations

@@ -1,33 +1,7 @@
 """The all-manual corpus score from parsed scores and a sample of manual ones: prediction-powered estimation under
 a known sampling design (docs/validity.md, "From a parsed score to a manual one").
 
-Every line ``i`` of a corpus of ``N`` has a prediction ``f_i`` (its SAMSA on the parse) and a true value ``y_i``
-(its SAMSA on manual UCCA), known only on the lines drawn for annotation. Line ``i`` is drawn with the known
-probability ``pi_i``, independently of the others (Poisson sampling). The estimate of the corpus mean of ``y``
-
-    theta = (1/N) sum_i [ f_i + xi_i (y_i - f_i) / pi_i ]        (xi_i = 1 if line i was drawn)
-
-is unbiased whatever the parser's errors (a Horvitz-Thompson estimate of the residuals' total, added to the
-parsed mean). Its variance, for this one corpus (a finite population, not a sample of one), is estimated by
-
-    V = (1/N^2) sum_i xi_i (1 - pi_i) (y_i - f_i)^2 / pi_i^2 ,
-
-unbiased for the design's variance. Where the parser errs on few lines, a sample can hold none of them and ``V``
-is 0: the interval would collapse onto a biased point. A floor built from each line's predicted error ``e_i``
-(the calibrated parse doubt, :mod:`samsa.scoring.uncertainty`) keeps it from doing so:
-
-    V_floor = floor (1/N^2) sum_i (1 - pi_i) e_i^2 / pi_i ,
-
-the variance the design would have if every line's squared error were its prediction, scaled by ``floor``
-(chosen on the dev sets by the coverage of the 95% interval, ``lab/estimate.py``). The interval is
-``theta +- t sqrt(max(V, V_floor))``, ``t`` Student's 97.5% quantile at the weights' effective sample size,
-clipped to 0-100. The shipped estimator is ``tuned`` (:func:`estimate`: the parsed score's weight fitted on the
-drawn lines, as PPI++ does), which keeps the same unbiasedness to first order and narrows the interval. A
-difference between two systems applies the same to ``d_i = f_A,i - f_B,i`` and its manual twin, over the same
-draws (paired).
-
-Pure functions of arrays; ``tests/test_estimate.py`` checks unbiasedness and the variance against every possible
-draw of a tiny corpus.
+More: docs/architecture.md, "Module notes", ``samsa.scoring.estimate``.
 """
 
 from __future__ import annotations

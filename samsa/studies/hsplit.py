@@ -1,14 +1,6 @@
 """The HSplit benchmark: lexical metrics of system outputs on the 359 TurkCorpus/HSplit sources.
 
-References: (a) the 8 TurkCorpus references, (b) the Simple Wikipedia reference,
-(c) the 4 HSplit sentence-splitting references. The HSplit corpora themselves are
-reported as systems (as the papers do). ``first=70`` restricts everything to the
-human-rated subset. Texts are normalized with
-:func:`samsa.studies.reproduce.table2_normalize` (Moses unescaping, lowercasing, PTB
-clitics) so that Moses-escaped outputs and PTB references compare fairly.
-SAMSA and SAMSA-abl are automatic: the truecased sources are parsed once by the
-built-in parser (or the parser given) and every output is aligned with the
-exact aligner (or the aligner given).
+More: docs/architecture.md, "Module notes", ``samsa.studies.hsplit``.
 """
 
 from __future__ import annotations

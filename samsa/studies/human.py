@@ -1,16 +1,6 @@
 """Loaders of the human-judgment benchmarks into tidy pandas DataFrames.
 
-Each loader takes the path of the released ``.ods`` file and returns one row per
-(system, sentence, annotator) with the raw answers and the derived dimensions:
-
-* SAMSA paper benchmark (5 annotators, answers 1-3): G = Qa; P = mean of the
-  inverted Qb and the inverted Qc (1 <-> 3); S = Qd; AvgHuman = (G + P + S) / 3
-  (Sulem et al. 2018a, section 5.2).
-* ACL 2018 benchmark and HSplit human evaluation (3 annotators): G = Qa (1-5),
-  M = Qb (1-5), S = Qc (-2..2), StS = Qd (-2..2) (Sulem et al. 2018b/c).
-
-:func:`system_scores` averages over annotators and sentences, which is how the
-papers obtain system-level scores. Reading ``.ods`` needs ``pandas`` and ``odfpy``.
+More: docs/architecture.md, "Module notes", ``samsa.studies.human``.
 """
 
 from __future__ import annotations

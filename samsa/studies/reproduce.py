@@ -1,23 +1,6 @@
 """Reproductions of published evaluation tables from the releases under a data root (README, "Getting the data").
 
-``hsplit_bleu_table2``
-    Sulem, Abend & Rappoport (EMNLP 2018), Table 2: system-level Spearman
-    correlation of BLEU/iBLEU (1 and 8 references), -FK, SARI-8ref and -LD_SC
-    with human G, M, S, StS, over the 7 systems without splits and over all 12
-    systems/corpora (adding HSplit1-4 and their average), first 70 sentences.
-``hsplit_table1``
-    The same paper's Table 1: mean sentences per output and % split, HSplit1-4.
-``samsa_human_tables``
-    SAMSA paper (NAACL 2018) human side: per-system G/P/S/AvgHuman and the
-    inter-annotator Spearman correlations (Table 3).
-
-Normalization for Table 2 (the outputs are Moses-escaped and truecased, the
-TurkCorpus files lowercased PTB-style). ``"lowercase"`` (default) only lowercases
-every text: it is the setting under which the published BLEU-8ref/iBLEU-8ref cells
-come out (evidence in docs/REPRODUCTION.md), i.e. the paper did not unescape.
-``"clean"`` additionally undoes Moses escapes, straightens curly apostrophes,
-turns PTB bracket tokens into brackets and rejoins clitics PTB-style ("islam ' s"
--> "islam 's", "don 't" -> "do n't"): what one should do, reported beside it.
+More: docs/architecture.md, "Module notes", ``samsa.studies.reproduce``.
 """
 
 from __future__ import annotations

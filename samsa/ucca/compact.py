@@ -1,16 +1,7 @@
 """A passage held in the two tables networkx keeps for a graph, without networkx: what the built-in parser hands
 scoring.
 
-A parsed sentence is scored once and thrown away, so building a
-:class:`networkx.DiGraph` for it (and checking it) costs more than the scoring
-reads. :class:`CompactPassage` has the model of :mod:`samsa.ucca.graph` (the
-same node IDs, attributes and edge attributes, in the same order) in the two
-dictionaries that module's readers use (:func:`~samsa.ucca.graph.node_table`,
-:func:`~samsa.ucca.graph.child_table`), so every query of
-:mod:`samsa.ucca.queries`, the scoring structure and the cache's JSON
-(:func:`~samsa.ucca.graph.to_json`) read it as they read a graph.
-:meth:`CompactPassage.to_graph` gives the graph when a user asks for one (``samsa
-parse``, EASSE mode, explanations, the report).
+More: docs/architecture.md, "Module notes", ``samsa.ucca.compact``.
 """
 
 from __future__ import annotations

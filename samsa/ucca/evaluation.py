@@ -1,20 +1,6 @@
 """The standard UCCA evaluation measure, plus the scene-level scores SAMSA depends on.
 
-Units are identified by their yield: the positions of the non-punctuation
-terminals under the edge's child, following primary edges only (an implicit
-child takes its parent's yield). Edges are grouped into constructions: primary
-(not remote, not implicit), remote, implicit; punctuation edges (U, or a PNCT
-child), linkage edges (LR, LA) and terminal edges are not scored. Several edges
-with the same yield (unary chains) count once, with the union of their tags.
-Labeled matches need a shared tag, unlabeled ones only the yield. Counts are
-summed over a corpus before P/R/F1 (docs/ucca_eval.md). By default the ``ucca`` package's normalization step is
-not applied (its ``normalize=False``); ``normalize=True`` applies it through that
-package (:func:`samsa.ucca.interop.normalize_pair`), the setting of the SemEval 2019
-scorer: it moves F1 by at most a few thousandths.
-
-Scene-level scores: scene-unit F1 (units with a P/S child, identified by their
-yield) and minimal-center accuracy of main relations and participants of the
-scenes both graphs share.
+More: docs/architecture.md, "Module notes", ``samsa.ucca.evaluation``.
 """
 
 from __future__ import annotations

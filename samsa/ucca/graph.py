@@ -1,27 +1,6 @@
 """The UCCA graph model: a passage is a :class:`networkx.DiGraph`.
 
-Why networkx: UCCA passages are DAGs (remote edges give a unit several parents),
-and plain graph functions (``samsa.ucca.queries``) are easier to test and to reuse
-than a class hierarchy. The conventions below are the whole model.
-
-Nodes are keyed by their UCCA ID (``"0.3"``, ``"1.12"``) and carry:
-
-``layer``
-    ``"0"`` for terminals, ``"1"`` for foundational-layer units.
-``type``
-    ``"Word"`` or ``"Punctuation"`` (layer 0); ``"FN"``, ``"PNCT"`` or ``"LKG"`` (layer 1).
-``text``, ``position``, ``paragraph``, ``paragraph_position``
-    terminals only; ``position`` is the 1-based global token position.
-``implicit``
-    ``True`` for implicit units (FN leaves with no terminals).
-``attributes``, ``extra``
-    the raw XML attribute dictionaries, kept so that writing round-trips.
-
-Edges (parent -> child) carry ``categories`` (a tuple of tags, first one first:
-UCCA v2 corpora have multi-category edges such as ``("S", "A")``), ``remote``
-(bool), and the raw ``attributes`` / ``category_attributes`` for round-tripping.
-Terminal edges have the single category ``"Terminal"``. The graph attribute
-``passage_id`` names the passage; the root unit is always ``"1.1"``.
+More: docs/architecture.md, "Module notes", ``samsa.ucca.graph``.
 """
 
 from __future__ import annotations

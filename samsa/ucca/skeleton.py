@@ -1,14 +1,6 @@
 """The Scene skeleton: the part of a UCCA graph that SAMSA reads, as a small data structure.
 
-SAMSA reads, of a passage: its Scenes, in order; each Scene's words (its leaves, remote ones included); its main
-relation's minimal centers; its participants (A, remote and implicit ones included, Scenes among them), each by
-its minimal centers (docs/samsa.md). A :class:`Skeleton` holds exactly that, by token position;
-:mod:`samsa.ucca.skeleton_write` writes it back as a valid passage whose paper-mode SAMSA and SAMSA-abl equal
-the full graph's on every output (``tests/test_skeleton.py``). ``samsa skeleton`` and ``samsa annotate`` write
-with it.
-
-A center is the set of token positions (1-based, punctuation left out) of one minimal center; an empty one is an
-implicit unit (or a center without words), which scores 0.5.
+More: docs/architecture.md, "Module notes", ``samsa.ucca.skeleton``.
 """
 
 from __future__ import annotations

@@ -1,20 +1,6 @@
 """A :class:`~samsa.ucca.skeleton.Skeleton` written back as a valid UCCA passage.
 
-The passage holds just what SAMSA reads (``tests/test_skeleton.py`` checks that, on gold, its paper-mode SAMSA
-and SAMSA-abl equal the full graph's on every output):
-
-- every distinct minimal center is one unit holding its words; a center inside a larger one hangs under it
-  (an ``E`` edge, which leaves the larger one's minimal center as it is);
-- every Scene is a unit whose main relation (``P``) and participants (``A``) point at those center units (several
-  centers: through a unit whose ``C`` children they are; none: an implicit unit); a Scene that is a participant
-  is that participant;
-- a Scene's other words hang under a function unit (``F``) of its own, or, when another unit holds them, over a
-  remote ``F`` edge;
-- primary parents go to the smallest Scene that names a unit; the rest hangs under the root (Scenes as ``H``),
-  punctuation as ``U``.
-
-Two centers that overlap without one holding the other cannot be written (a word has one primary parent):
-:func:`skeleton_graph` refuses them with a ``ValueError`` naming the words.
+More: docs/architecture.md, "Module notes", ``samsa.ucca.skeleton_write``.
 """
 
 from __future__ import annotations

@@ -1,33 +1,6 @@
 """Structural validation of a UCCA passage graph, run on every passage samsa loads or receives from a parser.
 
-Why: a graph that is syntactically valid XML can still be structurally broken
-(a cycle, a unit without terminals, an edge back into the root); the scoring
-functions would then compute a number that means nothing. These checks are the
-foundational-layer invariants of the UCCA format (what the ``ucca`` package's
-objects guarantee by construction), not annotation guidelines: a parse with an
-odd category is valid, a unit that is its own ancestor is not.
-
-The rules (each violation names the node):
-
-1. the root ``1.1`` is a non-implicit FN unit and nothing points to it;
-2. every node is of its layer (``0.k`` terminals: Word or Punctuation;
-   ``1.k`` units: FN, PNCT or LKG) and terminal IDs run ``0.1 … 0.n``;
-3. no self-loops, and the primary (non-remote) edges form a DAG;
-4. terminals are leaves with at most one parent, over a primary edge;
-5. every FN or PNCT unit other than the root has exactly one primary parent
-   that is not a linkage node (so every unit hangs from the root); linkage
-   (LKG) units have no parent and only LR/LA edges;
-6. implicit units have no children; every other unit (the root included)
-   reaches at least one terminal over primary edges;
-7. every edge category is one of UCCA's foundational-layer categories
-   (v1 and v2: :data:`CATEGORIES`; a multi-category edge lists several), and an
-   edge to a terminal is a ``Terminal`` edge (``U`` too, under a PNCT unit).
-
-Every check is linear in the passage: no value read from the file (an ID's
-number, say) sizes an allocation or a loop.
-
-All traversals are iterative, so a 100,000-deep chain is checked (and
-refused: it is a chain without terminals, or a cycle) without recursion.
+More: docs/architecture.md, "Module notes", ``samsa.ucca.validate``.
 """
 
 from __future__ import annotations

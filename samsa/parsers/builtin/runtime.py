@@ -1,14 +1,6 @@
 """The parser network at inference time, in numpy: embeddings, a 2-layer BiLSTM and two MLPs.
 
-The networks are tiny (about 3M parameters), so PyTorch would cost a multi-GB
-install and a second of import for nothing: this module computes the same
-functions as ``lab/model.py``'s ``SpanModel`` in evaluation mode
-(``benchmarks/runtime_parity.py`` checks logits and decoded graphs against it).
-
-Weights live in one ``.npz`` file (no pickles: ``allow_pickle=False``): the
-tensors under their PyTorch ``state_dict`` names, stored as float16 and used as
-float32, plus a ``meta.json`` entry (format, vocabulary, network sizes, training
-record). ``lab/oracle.py`` writes it, atomically.
+More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.runtime``.
 """
 
 from __future__ import annotations

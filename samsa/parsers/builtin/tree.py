@@ -1,20 +1,6 @@
 """UCCA graphs <-> labeled span trees, the representation the built-in parser predicts.
 
-Projection (graph -> spans, ``lab/oracle.py``: what training reads), after Jiang et al. (2019):
-
-* only primary edges are kept; remote edges, implicit units and linkage are
-  dropped (remotes are predicted separately, implicit units not at all);
-* a unit's label is the first category of its incoming edge, with UCCA v2
-  categories harmonized (T -> D, Q -> E);
-* a discontiguous unit takes the units filling its gaps as children whose label
-  is marked ``^`` ("belongs to my parent"), which the back-conversion undoes;
-* unary chains (a unit whose only child covers the same tokens) become one span
-  whose label joins the chain with ``/`` (``A/C``);
-* punctuation units (PNCT) are spans labeled ``U``.
-
-Back-conversion (spans -> graph) builds nested units, attaches every token not
-covered by a child span to the smallest unit covering it, and re-attaches ``^``
-units one level up. ``oracle_f1`` measures what the round trip loses.
+More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.tree``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,6 @@
 """One main relation per Scene: the cheapest repair of a decoded tree that the network's own scores allow.
 
-A UCCA Scene has one main relation (P or S). The span decoder labels each span
-on its own, so it sometimes gives one unit two P/S children ("[A I] [P want] [A
-it] [P to be received] [D well]", where the annotation has the second Scene as
-a participant of the first). SAMSA then counts one Scene where there are two,
-and the Scene's main relation has the minimal centers of both.
-
-:func:`one_main_relation` repairs every such unit by the change that costs the
-least log-probability under the network: either relabel one of the main
-relations (to the best label whose outermost category is not P/S, e.g. ``C``,
-``D`` or ``A/P``, which keeps it as a Scene of its own), or add a unit grouping a
-run of the unit's children that holds exactly one of its main relations (the
-best label without P/S, e.g. ``A`` or ``H``), which makes that run a Scene of its
-own. The CKY decoder already left out every such unit with a positive gain, so
-both repairs cost something; the smaller cost wins (docs/parser.md, "Decoding").
-
-:func:`one_center` leaves a main relation one center unless it
-coordinates, relabeling the others by the network's own scores (docs/parser.md, "Decoding").
+More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.wellformed``.
 """
 
 from __future__ import annotations
