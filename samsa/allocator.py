@@ -1,10 +1,6 @@
 """How the ``samsa`` executable's process allocates memory: glibc keeps large freed blocks for reuse.
 
-A parse allocates numpy temporaries of 1-13 MB per batch, above glibc's default mmap threshold, so each
-came as a fresh mapping whose pages the kernel faulted in one by one and took back at ``free``. The
-executable (not the library: how a process allocates is its owner's choice) raises the thresholds once,
-before its pool forks; Dask workers that samsa starts itself get the same setting through their
-environment. Nothing changes off glibc, or where the environment sets glibc's own knobs.
+More: docs/architecture.md, "Module notes", ``samsa.allocator``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
 """Named plug-ins (aligners, parsers), discovered lazily from entry points.
 
-Built-ins are declared in our own ``pyproject.toml`` under the entry-point groups
-``samsa.aligners`` and ``samsa.parsers``, exactly like a third-party plug-in; the
-table below is the fallback for a source checkout that was never installed.
-A name without a version suffix (``exact``) means its newest version.
+More: docs/architecture.md, "Module notes", ``samsa.registry``.
 """
 
 from __future__ import annotations

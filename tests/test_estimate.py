@@ -109,6 +109,22 @@ def test_the_smallest_budget_meets_the_width_it_was_asked():
     assert smallest_budget(e2, 0.0, "uniform", 0.5) == 100  # only every line gives no doubt at all
 
 
+def test_the_smallest_budget_meets_the_width_for_every_system_under_the_doubt_design():
+    """The plan's probabilities come from the RMS of the systems' errors: each system's width is checked under
+    them, not under probabilities of its own (which let one system miss its width)."""
+    rng = np.random.default_rng(3)
+    e2 = np.vstack([rng.gamma(0.5, 200.0, 300), rng.gamma(2.0, 20.0, 300)])
+    rms = np.sqrt(e2.mean(axis=0))
+    n = smallest_budget(e2, 3.0, "doubt", 0.5)
+    assert n is not None
+
+    def worst(k: int) -> float:
+        pi = inclusion_probabilities(rms, k, 0.5)
+        return max(Z95 * design_variance(row, pi) ** 0.5 for row in e2)
+
+    assert worst(n) <= 3.0 < worst(n - 1)
+
+
 def test_the_uniform_design_agrees_with_ppi_python():
     """ppi-python's prediction-powered mean (no power tuning) on the drawn lines, every line's prediction as its
     unlabeled data: the same point estimate when the number drawn is the expected one; its variance is the

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -205,3 +206,52 @@ def test_evaluate_and_report_carry_the_estimate(planned, tmp_path, capsys):
                  "-q"]) == 0  # fmt: skip
     html = page.read_text()
     assert '<table id="estimate-table">' in html and "75.00 [75.00, 75.00]" in html and "lines 1, 2" in html
+
+
+SMALL_THINGS = {
+    "seed below 0": (["sample", "{src}", "--source", "{src}", "--seed", "-1", "-o", "{tmp}/p.json"], "--seed"),
+    "negative width": (["sample", "{src}", "--source", "{src}", "--target-width", "-2", "-o", "{tmp}/p.json"],
+                       "not a number above 0"),
+    "a budget of 1.5": (["sample", "{src}", "--source", "{src}", "--budget", "1.5", "-o", "{tmp}/p.json"],
+                        "--budget takes a share between 0 and 1"),
+    "a budget of 1.0": (["sample", "{src}", "--source", "{src}", "--budget", "1.0", "-o", "{tmp}/p.json"],
+                        "not 1.0"),
+    "a budget of 0": (["sample", "{src}", "--source", "{src}", "--budget", "0", "-o", "{tmp}/p.json"], "not 0"),
+    "no line drawn": (["sample", "{src}", "--source", "{src}", "--budget", "0.01", "-o", "{tmp}/p.json"],
+                      "the draw picked no line"),
+    "easse with a plan": (["score", "{src}", "--source", "{src}", "--compat", "easse", "--plan", "{tmp}/p.json",
+                           "--ucca", "{tmp}"], "--plan estimates paper-mode SAMSA, not --compat easse"),
+    "documents with a plan": (["score", "{src}", "--source", "{src}", "--documents", "--plan", "{tmp}/p.json",
+                               "--ucca", "{tmp}"], "it does not go with --documents"),
+    "a reversed range": (["annotate", "--source", "{src}", "--lines", "2-1", "--out", "{tmp}/out", "--no-browser"],
+                         "ranges low-high"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(SMALL_THINGS))
+def test_each_small_mistake_gets_one_line(case, tmp_path):
+    """#69's list of small things: each bad input is refused in one line, with no traceback and nothing written."""
+    import subprocess
+    import sys
+
+    argv, said = SMALL_THINGS[case]
+    src = Path(__file__).resolve().parents[1] / "fixtures" / "paper_sources.txt"
+    argv = [a.replace("{src}", str(src)).replace("{tmp}", str(tmp_path)) for a in argv]
+    run = subprocess.run([sys.executable, "-m", "samsa", *argv, "-q"], capture_output=True, text=True, timeout=300)
+    lines = run.stderr.strip().splitlines()
+    errors = [line for line in lines if line.startswith("samsa")]  # argparse's usage lines aside
+    assert run.returncode != 0 and "Traceback" not in run.stderr and len(errors) == 1, run.stderr
+    assert said in lines[-1] and not (tmp_path / "p.json").exists() and not (tmp_path / "out").exists()
+
+
+def test_the_lang_help_names_no_test_set_where_there_is_none():
+    import argparse
+
+    from samsa.cli.annotate import add_parser as annotate_parser
+    from samsa.cli.skeleton import add_parser as skeleton_parser
+
+    for add in (annotate_parser, skeleton_parser):
+        sub = argparse.ArgumentParser().add_subparsers()
+        add(sub)
+        text = next(iter(sub.choices.values())).format_help()
+        assert "--lang" in text and "-t names" not in text

@@ -1,9 +1,6 @@
 """spaCy annotations of pre-tokenized sentences, in the shape the Sultan aligner expects.
 
-The caller's tokens are kept: each sentence is built as a spaCy ``Doc`` from the
-given words, so token i is exactly the i-th input word. Each distinct sentence is
-annotated once (``nlp.pipe``) and cached. Dependencies are converted to Stanford
-Dependencies (collapsed, cc-processed) by :mod:`samsa.aligners.sd_deps`.
+More: docs/architecture.md, "Module notes", ``samsa.aligners.annotate``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
 """Word lists and the PPDB synonym table used by the Sultan-style aligner.
 
-The stopword lists are NLTK's English lists (hard-coded: no ``nltk_data`` at run
-time): the 127-word list the 2014 aligner ran with, and the 179-word list
-(127 plus contractions and their fragments) that EASSE and SAMSA 2018 most
-likely had. The punctuation set is the aligner's own.
+More: docs/architecture.md, "Module notes", ``samsa.aligners.resources``.
 """
 
 from __future__ import annotations

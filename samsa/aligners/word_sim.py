@@ -1,9 +1,6 @@
 """Word relatedness of the Sultan et al. aligner (``wordRelatedness``), as a small object.
 
-1 for equal canonical forms (lower-cased, ``.``/``-``/``,`` removed) or equal
-Snowball stems; 0 for different numbers, a stopword against a non-stopword, or
-punctuation; 0.9 for a PPDB synonym pair; else 0. The same value is the
-threshold everywhere: a pair is "similar" iff its relatedness is >= 0.9.
+More: docs/architecture.md, "Module notes", ``samsa.aligners.word_sim``.
 """
 
 from __future__ import annotations

@@ -1,12 +1,6 @@
 """The edits of ``samsa annotate``, one undo step each, on a :class:`~samsa.ucca.skeleton.Skeleton`.
 
-The one implementation: the page (``assets/annotate.js``) sends each edit to the server, which applies it here
-and answers with the skeleton (``Workspace.edit``); the effort benchmark applies the same edits
-(``benchmarks/annotator_effort.py``: the actions it counts turn the parse's skeleton into the gold one). Words
-are 1-based token positions; a selection is a set of them.
-
-After every edit a Scene's words hold at least its centers' words and those of the Scenes among its
-participants (the edit adds them); ``set_words`` is the only edit that removes words.
+More: docs/architecture.md, "Module notes", ``samsa.annotate.edits``.
 """
 
 from __future__ import annotations

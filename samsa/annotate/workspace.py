@@ -1,9 +1,6 @@
 """What ``samsa annotate`` serves: the lines to annotate, their parse, and the files it saves.
 
-A :class:`Workspace` knows each line's tokens, its parse's skeleton and doubt, and the folder where line N is
-saved as ``N.xml`` (the name ``samsa score --ucca DIR`` reads beside ``--source``). It writes nothing else, only
-there, and never over a file that another tool wrote unless asked (:func:`file_status`). The HTTP layer
-(:mod:`samsa.annotate.server`) only checks requests and hands them here.
+More: docs/architecture.md, "Module notes", ``samsa.annotate.workspace``.
 """
 
 from __future__ import annotations

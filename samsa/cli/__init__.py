@@ -1,10 +1,6 @@
 """The ``samsa`` command line: one sub-command per job, each a thin layer over the library.
 
-Exit codes: 0 success, 1 bad input, an unwritable output or set-up (one line on
-stderr, no traceback unless ``--debug``), 2 usage errors (argparse), 130 Ctrl-C,
-141 the reader of stdout went away (``| head``), 143 SIGTERM (outputs are written
-atomically, so an interrupted run leaves the old ones and no temporary file;
-worker processes end with the run).
+More: docs/architecture.md, "Module notes", ``samsa.cli``.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     which.add_argument("--plan", metavar="PLAN.json", help="annotate the lines a plan of samsa sample drew")
     which.add_argument("--lines", metavar="N,M,...", help="annotate these lines (1-based; ranges as 3-7)")
     p.add_argument("--out", metavar="DIR", required=True, help="where line N is saved, as N.xml (made if missing)")
-    add_language_option(p)
+    add_language_option(p, test_sets=False)
     p.add_argument("--parser", default=None, help="parser of the sources (default: the language's)")
     p.add_argument(
         "--port", type=int_at_least(0, 65535), default=8765, help="port (0: a free one; default %(default)s)"
@@ -88,8 +88,8 @@ def line_numbers(text: str, source: str, n: int) -> list[int]:
     found: list[int] = []
     for part in (p.strip() for p in text.split(",")):
         lo, _, hi = part.partition("-")
-        if not lo.isdigit() or (hi and not hi.isdigit()) or int(lo) < 1:
-            raise InputError(None, None, f"--lines takes line numbers from 1 and ranges (3,7-9), not {part!r}")
+        if not lo.isdigit() or (hi and not hi.isdigit()) or int(lo) < 1 or int(hi or lo) < int(lo):
+            raise InputError(None, None, f"--lines takes line numbers from 1 and ranges low-high (3,7-9), not {part!r}")
         for k in range(int(lo), int(hi or lo) + 1):
             if k > n:
                 raise InputError(source, None, f"has {n} lines: there is no line {k} to annotate")

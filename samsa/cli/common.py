@@ -41,7 +41,7 @@ def from_options(cls: Any, args: argparse.Namespace, **given: Any) -> Any:
     return cls(**{f: getattr(args, f) for f in cls._fields if f not in given and hasattr(args, f)}, **given)
 
 
-def add_language_option(p: argparse.ArgumentParser) -> None:
+def add_language_option(p: argparse.ArgumentParser, test_sets: bool = True) -> None:
     """``--lang``: the language of sources and outputs (its tokenizer, splitter, parser and lemmas)."""
     p.add_argument(
         "--lang",
@@ -49,7 +49,7 @@ def add_language_option(p: argparse.ArgumentParser) -> None:
         default=None,
         help=f"language of the text: {language_choices()} (any case; a region such as de_AT is read as its "
         f"language); picks the default tokenizer, sentence splitter, parser and lemmas (default: "
-        f"{DEFAULT_LANGUAGE}, or the language of the test set -t names)",
+        f"{DEFAULT_LANGUAGE}{', or the language of the test set -t names' if test_sets else ''})",
     )
 
 

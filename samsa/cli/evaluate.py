@@ -248,8 +248,10 @@ def evaluate_command(inputs: EvaluateInputs, runtime: Runtime, output: Output) -
 
         if inputs.parse_uncertainty or inputs.documents:
             raise InputError(None, None, "--plan gives SAMSA its interval: without --parse-uncertainty or --documents")
-        lexical = inputs._replace(metrics=tuple(m for m in inputs.metrics if m != "samsa"), ucca=None)
-        result = _evaluate(lexical, runtime, source_path, source, refs, systems, None)
+        rest = tuple(m for m in inputs.metrics if m != "samsa")
+        lexical = inputs._replace(metrics=rest, ucca=None)
+        none: dict[str, Any] = {"systems": {name: {} for name in systems}, "signatures": {}}
+        result = _evaluate(lexical, runtime, source_path, source, refs, systems, None) if rest else none
         if "samsa" in inputs.metrics:
             evaluate_planned(result, inputs, (source_path, source), systems, runtime)
         result["test_set"] = inputs.test_set

@@ -1,9 +1,6 @@
 """The one command-line convention for inputs and outputs, shared by every sub-command.
 
-Systems come as positional files or ``-i/--input FILE`` (``-`` is standard input),
-named with ``--name``; sources and references from ``-t/--test-set NAME`` under the
-data root (``--data``); results go to standard output or ``-o FILE`` in the format
-``-f table|json|csv|latex`` with ``-w`` decimals (``--json`` = ``-f json``).
+More: docs/architecture.md, "Module notes", ``samsa.cli.io``.
 """
 
 from __future__ import annotations
@@ -41,6 +38,17 @@ def int_at_least(low: int, high: int | None = None) -> Any:
 
     parse.__name__ = "number"  # argparse names the type in its messages
     return parse
+
+
+def positive_number(text: str) -> float:
+    """An argparse type: a number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} is not a number above 0")
+    return value
 
 
 def add_command(

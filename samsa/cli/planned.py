@@ -110,8 +110,12 @@ def score_planned(inputs: ScoreInputs, options: ScoreOptions, plan_path: str, ru
     from samsa.engine.uncertainty import run_doubt
     from samsa.fileio import check_output_path
 
-    if not inputs.parses or inputs.documents:
+    if inputs.documents:
+        raise InputError(None, None, "--plan estimates from sentences: it does not go with --documents")
+    if not inputs.parses:
         raise InputError(None, None, "--plan estimates from parsed sentences: give --source FILE or -t NAME")
+    if options.compat != "paper":
+        raise InputError(None, None, f"--plan estimates paper-mode SAMSA, not --compat {options.compat}")
     files = inputs.input_files()
     if options.per_sentence:
         check_output_path(options.per_sentence, files)

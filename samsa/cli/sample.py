@@ -14,7 +14,7 @@ from samsa.cli.common import (
     add_runtime_options,
     add_text_options,
 )
-from samsa.cli.io import Output, add_command, add_system_options
+from samsa.cli.io import Output, add_command, add_system_options, int_at_least, positive_number
 from samsa.errors import InputError
 from samsa.fileio import atomic_write_text, check_output_path
 
@@ -48,12 +48,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     g.add_argument(
         "--target-width",
         metavar="W",
-        type=float,
+        type=positive_number,
         default=None,
         help="instead of --budget: the fewest lines whose predicted 95%% half-width is at most W SAMSA points, "
         "for every system",
     )
-    g.add_argument("--seed", type=int, default=0, help="the draw's seed (default: %(default)s)")
+    g.add_argument(
+        "--seed", type=int_at_least(0, 2**32 - 1), default=0, help="the draw's seed, 0 or more (default: %(default)s)"
+    )
     g.add_argument(
         "--design",
         choices=("doubt", "uniform"),
@@ -101,6 +103,8 @@ def sample(inputs: Any, how: Sampling, runtime: Runtime, output: Output) -> int:
     check_output_path(how.path, inputs.input_files())
     systems, files = inputs.read_systems()
     source_path, sources = inputs.read_sources()
+    if how.width is None:
+        _budget(how.budget or "0.2", len(sources))  # refused before the parse
     items, parser = inputs.sentence_items(systems, files, (source_path, sources))
     calibration = run_doubt(parser, wanted=True)
     assert calibration is not None
@@ -142,14 +146,18 @@ def draw_plan(
     design = how.design or model.design
     share = 1.0 if design == "uniform" else model.uniform_share
     if how.width is not None:
-        counts = [smallest_budget(p, how.width, design, model.uniform_share) for p in pred]
-        if any(c is None for c in counts):
-            raise InputError(None, None, f"no budget gives a half-width of {how.width:g}: annotate every line")
-        budget_text, count = f"width:{how.width:g}", float(max(c for c in counts if c is not None))
+        fewest = smallest_budget(pred, how.width, design, model.uniform_share)
+        if fewest is None:
+            raise InputError(None, None, f"no budget gives a half-width of {how.width:g}, not even every line")
+        budget_text, count = f"width:{how.width:g}", float(fewest)
     else:
         budget_text, count = _budget(how.budget or "0.2", n)
     pi = inclusion_probabilities(rms, count, share)
     drawn = np.flatnonzero(draw_lines(pi, how.seed)) + 1
+    if not len(drawn):
+        raise InputError(
+            None, None, f"the draw picked no line ({pi.sum():.1f} expected): raise --budget, or change --seed"
+        )
     widths = {f"system_{s}": round(Z95 * design_variance(p, pi) ** 0.5, 3) for s, p in enumerate(pred)}
     estimator = {"method": model.method, "floor": model.floor, "quantile": model.quantile}
     parsed_means = [round(float(np.mean([line[s].samsa for line in parsed])), 4) for s in range(len(pred))]
@@ -171,15 +179,17 @@ def draw_plan(
 
 
 def _budget(text: str, n: int) -> tuple[str, float]:
-    """``--budget`` as (what the plan records, the expected number of lines): a share below 1, or a count."""
+    """``--budget`` as (what the plan records, the expected number of lines): a share in (0, 1), or a whole number
+    of lines from 1 to the number of source lines."""
+    allowed = f"a share between 0 and 1 (0.2) or a whole number of lines from 1 to {n} (60)"
     try:
         value = float(text)
     except ValueError:
-        raise InputError(None, None, f"--budget takes a share (0.2) or a number of lines (60), not {text!r}") from None
-    count = value * n if ("." in text and value < 1) else value
-    if value <= 0 or count > n or count != count:
-        raise InputError(None, None, f"a budget of {text} lines is more than the {n} source lines, or none")
-    return text, count
+        raise InputError(None, None, f"--budget takes {allowed}, not {text!r}") from None
+    whole = text.strip().isdigit()
+    if not ((whole and 1 <= value <= n) or (not whole and 0 < value < 1)):
+        raise InputError(None, None, f"--budget takes {allowed}, not {text}")
+    return text, value if whole else value * n
 
 
 def _summary(plan: Any, names: list[str], how: Sampling, fmt: str) -> str:

@@ -26,7 +26,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = add_command(sub, "skeleton", "the Scene skeleton (what SAMSA reads) of each UCCA file", DESCRIPTION)
     p.add_argument("input", metavar="IN_DIR", help="directory of UCCA XML files (standard or site format)")
     p.add_argument("output", metavar="OUT_DIR", help="directory to write (replaced as a whole at the end)")
-    add_language_option(p)
+    add_language_option(p, test_sets=False)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 

@@ -1,10 +1,6 @@
 """Documents: a source document as one UCCA passage holding its sentences, for document-level SAMSA.
 
-A document-level score is sentence-level SAMSA of the document's passage (all its sentences' Scenes, in
-order, ``samsa.ucca.graph.join_passages``) against the output document's sentences (docs/samsa.md). This
-module turns what a user has into such passages: lines of raw text (one document a line, cut into sentences
-by the splitter or a separator; each sentence parsed, the parses cached as any other), or a directory of UCCA
-XML (one sub-folder a document, holding its sentence files; or one passage file a document).
+More: docs/architecture.md, "Module notes", ``samsa.engine.documents``.
 """
 
 from __future__ import annotations

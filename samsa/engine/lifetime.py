@@ -1,12 +1,6 @@
 """Worker processes end with their parent, whatever ends it.
 
-A pool worker left behind by a parent killed with SIGKILL (or ended by SIGTERM
-from ``timeout``, ``kill`` or a batch scheduler) would otherwise run on with
-its models loaded, some 200 MB each, with no end. Each worker therefore
-watches its parent: on Linux the kernel sends it SIGKILL when the parent dies
-(``prctl(PR_SET_PDEATHSIG)``, asked for only when the pool is made from the main
-thread, since the kernel ties it to the creating thread); everywhere a daemon
-thread checks once a second that the parent is still the one it started under.
+More: docs/architecture.md, "Module notes", ``samsa.engine.lifetime``.
 """
 
 from __future__ import annotations

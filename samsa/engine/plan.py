@@ -1,11 +1,6 @@
 """A plan of lines to annotate (``samsa sample``) and what reading one back checks (``samsa score --plan``).
 
-A plan is a JSON file: the 1-based source lines drawn (``drawn``, sorted), every line's probability of being
-drawn (``probabilities``, in line order: what makes the estimate unbiased), and what makes it reproducible and
-checkable: the seed, the design and budget, the parser's and the calibration's signatures, the number of source
-lines and the SHA-256 of their text, the estimator settings it was made for, and the outputs' text settings
-(``text``). A plan is data: nothing in it is ever run. It is refused in one line when it does not fit the sources
-it is used with.
+More: docs/architecture.md, "Module notes", ``samsa.engine.plan``.
 """
 
 from __future__ import annotations

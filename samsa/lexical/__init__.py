@@ -1,11 +1,6 @@
 """Lexical metrics reported beside SAMSA, with EASSE-compatible names and signatures.
 
-Every function normalizes its inputs with :func:`samsa.normalize.normalize`
-(one place for tokenization, lowercasing and Moses unescaping), then calls a
-pure function over tokens or counts. References come in either layout:
-``"streams"`` (EASSE/sacrebleu: ``refs[k][i]`` is reference k of sentence i;
-``None`` or ``""`` marks a missing reference) or ``"sentences"`` (Hugging Face:
-``refs[i]`` is the list of references of sentence i, of any length).
+More: docs/architecture.md, "Module notes", ``samsa.lexical``.
 """
 
 from __future__ import annotations

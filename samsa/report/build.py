@@ -1,9 +1,6 @@
 """Everything the report shows, computed once into one JSON-friendly dict (the page only renders it).
 
-``build_report`` scores every system against the same source graphs (gold or parsed), adds
-the lexical metrics that ``samsa evaluate`` computes with its defaults (SARI and BLEU only
-when references are given), bootstrap intervals and paired significance for each metric,
-the charts, and the per-sentence explanations of the explorer.
+More: docs/architecture.md, "Module notes", ``samsa.report.build``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
 """What the report's per-sentence explorer shows: a source's Scenes and, per system, how each scored.
 
-Positions are indices into the source's token list (punctuation included), so the page
-can highlight a scene, its main relation and its participants in the sentence itself.
-Everything comes from the same functions that compute the score (``paper_structure``,
-``score_graph``, the aligner), so the explanation cannot drift from the number.
+More: docs/architecture.md, "Module notes", ``samsa.report.explain``.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
 """Bootstrap intervals and paired significance for ``samsa evaluate -ci / --paired-bs``.
 
-The arithmetic lives in :mod:`samsa.report.stats` (the report uses it too); this module picks
-the statistics of the metrics asked for and writes the figures beside the scores:
-``{metric}_lo`` and ``{metric}_hi`` (95% percentile interval) and ``{metric}_p`` (the paired
-bootstrap p-value of a system against the first one, the baseline, as sacrebleu's
-``--paired-bs``). A statistic is used only when its corpus value equals the printed score,
-so an interval always describes the number beside it.
+More: docs/architecture.md, "Module notes", ``samsa.report.intervals``.
 """
 
 from __future__ import annotations

@@ -237,19 +237,22 @@ def _tuned(f: np.ndarray, fs: np.ndarray, y: np.ndarray, w: np.ndarray, pis: np.
 
 def smallest_budget(errors_sq: np.ndarray, width: float, design: str, uniform_share: float) -> int | None:
     """The fewest lines (an expected count) whose predicted half-width of the 95% interval is at most ``width``
-    SAMSA points under ``design`` (``doubt``: probabilities from the errors; ``uniform``), or None when even every
-    line is not enough (the floor's own width)."""
-    e2 = np.asarray(errors_sq, dtype=float)
-    n = len(e2)
+    SAMSA points for every system under ``design`` (``doubt``: probabilities from the RMS of the systems' errors;
+    ``uniform``), or None when even every line is not enough (the floor's own width). ``errors_sq``: each line's
+    predicted squared error, one row per system (or one row)."""
+    e2 = np.atleast_2d(np.asarray(errors_sq, dtype=float))
+    rms = np.sqrt(e2.mean(axis=0))
+    n = e2.shape[1]
     share = 1.0 if design == "uniform" else uniform_share
-    lo, hi = 1, n
-    if Z95 * design_variance(e2, inclusion_probabilities(np.sqrt(e2), n, share)) ** 0.5 > width:
+
+    def fits(count: int) -> bool:
+        pi = inclusion_probabilities(rms, count, share)
+        return all(Z95 * design_variance(row, pi) ** 0.5 <= width for row in e2)
+
+    if not fits(n):
         return None
+    lo, hi = 1, n
     while lo < hi:  # the predicted half-width falls as the budget grows
         mid = (lo + hi) // 2
-        pi = inclusion_probabilities(np.sqrt(e2), mid, share)
-        if Z95 * design_variance(e2, pi) ** 0.5 <= width:
-            hi = mid
-        else:
-            lo = mid + 1
+        lo, hi = (lo, mid) if fits(mid) else (mid + 1, hi)
     return lo

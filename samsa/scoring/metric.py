@@ -1,9 +1,6 @@
 """The SAMSA metric object and the EASSE-compatible function API.
 
-:class:`Samsa` holds the choices that change numbers (aligner, compat mode,
-tokenizer, sentence separator, parser name) and reports them in its
-signature. The module-level functions mirror EASSE's names so that code
-written for EASSE ports with a changed import.
+More: docs/architecture.md, "Module notes", ``samsa.scoring.metric``.
 """
 
 from __future__ import annotations

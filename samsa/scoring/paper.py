@@ -1,10 +1,6 @@
 """SAMSA as the paper defines it (``compat="paper"``, the default).
 
-Sulem, Abend & Rappoport (NAACL 2018), sections 4.1-4.2, with the choices the
-paper leaves open made explicit (docs/samsa.md lists them): every category of a
-multi-category edge counts, alignment is checked by token position, a unit with
-several minimal centers scores 1 only if all are aligned (footnote 4), implicit
-units score 0.5.
+More: docs/architecture.md, "Module notes", ``samsa.scoring.paper``.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
 """Parse uncertainty: how far parsed SAMSA moves over the trees the parser finds plausible (docs/validity.md).
 
-A source sentence's parse doubt is a :class:`TreeMenu`: its distinct trees (the one-best first), each with a
-probability. The probabilities come from trees drawn from the parser's distribution
-(:mod:`samsa.parsers.builtin.sampling`), calibrated on the dev sets (:class:`Calibration`): the one-best tree
-keeps a share ``keep`` of the mass, the draws share the rest by their frequency. Everything here is a pure
-function of menus and scores: the intervals are the parser's calibrated doubt, not a distance to a human
-annotation, and they cannot correct a bias the parser shares across its trees.
+More: docs/architecture.md, "Module notes", ``samsa.scoring.uncertainty``.
 """
 
 from __future__ import annotations

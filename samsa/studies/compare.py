@@ -1,10 +1,6 @@
 """Manual vs parser UCCA annotations: how much does SAMSA change when the graphs are parsed?
 
-For the same source sentences and system outputs, SAMSA is computed twice: with
-the manual (gold) graphs and with the built-in parser's graphs of the same
-tokens. Reported: UCCA F1 between the two annotations, scene counts, the
-per-sentence SAMSA differences and their Pearson/Spearman correlation, and the
-system ranking under each annotation.
+More: docs/architecture.md, "Module notes", ``samsa.studies.compare``.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
 """Correlation between metric scores and human judgments (scipy), with stated p-values.
 
-Every result carries the coefficient, the two-sided p-value and the one-sided
-p-value in the direction of the observed correlation (the HSplit paper's Table 2
-reports one-sided values), the number of items and, optionally, a bootstrap
-confidence interval (items resampled with a seeded generator, so the same input
-gives the same interval).
+More: docs/architecture.md, "Module notes", ``samsa.studies.correlation``.
 """
 
 from __future__ import annotations

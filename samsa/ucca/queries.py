@@ -1,9 +1,6 @@
 """Queries over a UCCA graph (see :mod:`samsa.ucca.graph`): scenes, relations, centers.
 
-Plain functions taking the graph first, as networkx algorithms do. These are
-the paper's definitions (Sulem et al. 2018, sections 3-4); the EASSE toolkit's
-variants, which look only at an edge's first category, live in
-:mod:`samsa.scoring.easse`.
+More: docs/architecture.md, "Module notes", ``samsa.ucca.queries``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
 """The last step of writing a skeleton (:mod:`samsa.ucca.skeleton_write`): every unit gets a word of its own.
 
-UCCA wants every unit (implicit ones aside) to have a word below it over primary edges. The writer's first
-pass can leave a Scene, or a unit of several centers, reaching its words only over remote edges. Each move
-here gives such a unit a primary child; a move is kept only when SAMSA still reads the same passage from the
-result (:func:`exact`) and fewer units are left bare.
+More: docs/architecture.md, "Module notes", ``samsa.ucca.skeleton_repair``.
 """
 
 from __future__ import annotations

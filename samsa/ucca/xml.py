@@ -1,11 +1,6 @@
 """Read and write UCCA XML: the standard format and the older annotation-site format.
 
-The standard format is what every public UCCA corpus ships (one ``<node>`` per
-unit, ``<edge>`` children, ``<category>`` elements for multi-category edges; old
-files carry the category only in the edge's ``type``). The site format is the
-tree-shaped XML of the original annotation tool. Both are read with
-:mod:`samsa.ucca.xmlsafe`, so hostile files are refused and every error names the
-file and line.
+More: docs/architecture.md, "Module notes", ``samsa.ucca.xml``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
 """A small, hostile-input-safe XML element reader that remembers line numbers.
 
-Why not ``xml.etree``: it cannot report the line of an element (so errors could
-not say ``file:line:``), and it expands internal entities (the "billion laughs"
-attack). This reader uses expat directly, refuses any DOCTYPE (no DTD means no
-entity declarations and no external entities) and records each element's line.
+More: docs/architecture.md, "Module notes", ``samsa.ucca.xmlsafe``.
 """
 
 from __future__ import annotations

@@ -1,12 +1,6 @@
 """The ``builtin`` parser: a span-based UCCA parser trained by ``lab/train.py``, CPU-only.
 
-Three pipelines (:data:`PIPELINES`), decoded one way (:data:`DECODING`, registry ``builtin.v5``): ``fast``
-(``weights/ucca-span-v2-scenes-w4.npz``), ``accurate`` (``weights/ucca-span-v3-minilm-l4-scenes.npz``,
-which also reads the frozen encoder of ``encoder.py``) and ``mpnet`` (``weights/ucca-span-v3-mpnet-l4-scenes.npz``,
-which reads all-mpnet-base-v2's first layers, ``mpnet.py``). The float16 weights ship inside the package; each
-file records its training command, data hashes and dev scores. Inference runs on numpy (``runtime.py``)
-and spaCy with an English model; PyTorch is needed only to train (the ``train`` extra). Primary units and
-remote edges are predicted; implicit units are not (see docs/parser.md).
+More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin``.
 """
 
 from __future__ import annotations

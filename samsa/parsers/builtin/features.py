@@ -1,9 +1,6 @@
 """Vocabulary and per-token input features of the built-in parser (numpy only: no PyTorch at inference).
 
-Input per token: a word id (vocabulary learned from the UCCA training data),
-spaCy's PTB tag and dependency label ids, and spaCy's 96-dimensional
-``tok2vec`` vector (pre-trained, from ``en_core_web_sm``). The training script
-converts these arrays to tensors; the inference runtime uses them as they are.
+More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.features``.
 """
 
 from __future__ import annotations

@@ -1,12 +1,6 @@
 """Trees drawn from the parser's distribution (perturb-and-MAP), for parse uncertainty (numpy only).
 
-A draw adds Gumbel noise, scaled by ``tau``, to the log-probabilities of each span's best labels and of "no
-unit", and a Scene-bias offset drawn from N(0, ``sigma``) to its main-relation labels, then decodes the perturbed
-scores exactly as the one-best parse is decoded (:func:`~samsa.parsers.builtin.decode.decode_batch`'s steps,
-remote edges included). The network runs once per sentence; only the decoding repeats. Each sentence's noise
-comes from a generator seeded by ``seed`` and the sentence's tokens, so a sentence gets the same draws in any
-batch, chunk or process. Only each span's best :data:`TOP_LABELS` labels are perturbed (the rest almost never
-win, and perturbing every label cost most of the time).
+More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.sampling``.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
 """Features of a parser that reads no spaCy model (German): word shapes and character n-grams (numpy only).
 
-A language without a spaCy model on the package index (German: ``de-core-news-md`` there is a stub) is parsed
-from its words alone. Per token the network reads the lowercased word's id (as every pipeline), the word's
-*shape* in the tag slot (capitalized, lower case, digits, punctuation, ...: German capitalizes nouns), and the
-mean of embeddings of the lowercased word's character n-grams (``<`` and ``>`` mark its edges; 3 to 5
-characters, fastText's subwords) drawn from the training corpus. No dependency label and no vector is read.
+More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.subwords``.
 """
 
 from __future__ import annotations
