@@ -124,6 +124,52 @@ def test_a_plan_for_other_sources_is_refused(planned, tmp_path, capsys):
     assert "a plan for other sources" in _one_line(capsys) and not target.exists()
 
 
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("drawn", [1]), ("seed", 5), ("estimator", {"floor": 0.0}), ("design", "doubt"), ("parser", "builtin.v5+x")],
+)
+def test_a_hand_edit_of_the_plan_is_refused_naming_the_field(planned, tmp_path, capsys, field, value):
+    src, out, ann, plan = planned
+    doc = json.loads(plan.read_text())
+    doc[field] = {**doc[field], **value} if isinstance(value, dict) else value
+    plan.write_text(json.dumps(doc))
+    target = tmp_path / "r.json"
+    assert _score(src, out, ann, plan, target) == 1
+    assert f"the plan's '{field}' was changed after samsa sample wrote it" in _one_line(capsys)
+    assert not target.exists()
+
+
+def test_a_plan_is_computed_with_its_own_settings_not_todays(planned, tmp_path, capsys):
+    """A plan drawn under other estimator settings (here a floor of 0.9, written through the plan's own API, as an
+    older samsa would have written it) is computed with them: its signature and its interval say so."""
+    from samsa.engine.plan import read_plan
+
+    src, out, ann, plan = planned
+    (ann / "2.xml").unlink()  # one line annotated: the floor matters
+    sources = src.read_text(encoding="utf-8").splitlines()
+    drawn_one = read_plan(plan, str(src), sources)._replace(drawn=(1,), probabilities=(0.5, 0.5))
+    results = {}
+    for floor in (0.25, 0.9):
+        old = tmp_path / f"plan{floor}.json"
+        old.write_text(drawn_one._replace(estimator={**drawn_one.estimator, "floor": floor}).to_json())
+        target = tmp_path / f"r{floor}.json"
+        assert _score(src, out, ann, old, target) == 0, capsys.readouterr().err
+        results[floor] = json.loads(target.read_text())["estimate"]
+    assert "floor.0.9+" in results[0.9]["signature"] and "floor.0.25+" in results[0.25]["signature"]
+    assert results[0.9]["high"] - results[0.9]["low"] > results[0.25]["high"] - results[0.25]["low"]
+
+
+def test_a_plan_of_another_parser_is_refused(planned, tmp_path, capsys):
+    from samsa.engine.plan import read_plan
+
+    src, out, ann, plan = planned
+    sources = src.read_text(encoding="utf-8").splitlines()
+    plan.write_text(read_plan(plan, str(src), sources)._replace(parser="builtin.v5+mpnet+x").to_json())
+    target = tmp_path / "r.json"
+    assert _score(src, out, ann, plan, target) == 1
+    assert "the plan was drawn with another parser (builtin.v5+mpnet+x)" in _one_line(capsys)
+
+
 def test_a_drawn_line_without_its_annotation_is_refused(planned, tmp_path, capsys):
     src, out, ann, plan = planned
     (ann / "2.xml").unlink()

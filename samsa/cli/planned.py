@@ -86,17 +86,22 @@ def planned_estimate(
     runtime: Runtime | None = None,
     parsed: Any = None,
 ) -> Any:
-    """What ``score``, ``evaluate`` and ``report`` estimate from a plan: the annotations read and checked, then
-    :func:`samsa.engine.planned.estimate_from_plan` with the parser's error model (``doubt``: the SAMSA settings
-    whose parser parses, and its calibration), run with the command's runtime unless ``parsed`` holds the lines'
-    results and doubt already."""
+    """What ``score``, ``evaluate`` and ``report`` estimate from a plan: the plan checked against the run's parser
+    and calibration, the annotations read and checked, then :func:`samsa.engine.planned.estimate_from_plan` with
+    the plan's error model and estimator (``doubt``: the SAMSA settings whose parser parses, and its calibration),
+    run with the command's runtime unless ``parsed`` holds the lines' results and doubt already."""
     from samsa.engine.planned import estimate_from_plan
-    from samsa.engine.uncertainty import parser_error_model
 
     source_path, sources = corpus
     config, calibration = doubt
+    for what, plan_has, run_has in (
+        ("parser", plan.parser, config.parser.signature()),
+        ("calibration", plan.calibration, calibration.signature()),
+    ):
+        if plan_has != run_has:
+            raise InputError(None, None, f"the plan was drawn with another {what} ({plan_has}), not {run_has}")
     manual = annotations_for(plan, ucca, sources, source_path)
-    settings = (calibration, parser_error_model(config.parser))
+    settings = (calibration, plan.error_model())
     outputs = list(systems.values())
     if parsed is not None or runtime is None:
         return estimate_from_plan(config, sources, outputs, plan, manual, settings, parsed=parsed)

@@ -159,7 +159,7 @@ def draw_plan(
             None, None, f"the draw picked no line ({pi.sum():.1f} expected): raise --budget, or change --seed"
         )
     widths = {f"system_{s}": round(Z95 * design_variance(p, pi) ** 0.5, 3) for s, p in enumerate(pred)}
-    estimator = {"method": model.method, "floor": model.floor, "quantile": model.quantile}
+    estimator = {**model._asdict(), "coef": list(model.coef)}
     parsed_means = [round(float(np.mean([line[s].samsa for line in parsed])), 4) for s in range(len(pred))]
     predicted = {"expected_lines": round(float(pi.sum()), 2), "half_width": widths, "parsed_samsa": parsed_means}
     return Plan(

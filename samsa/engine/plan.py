@@ -15,6 +15,7 @@ import numpy as np
 
 from samsa import __version__
 from samsa.errors import InputError
+from samsa.scoring.estimate import ErrorModel
 
 __all__ = ["FORMAT", "Plan", "read_plan", "sources_digest"]
 
@@ -54,11 +55,18 @@ class Plan(NamedTuple):
     def to_json(self) -> str:
         doc = {"format": FORMAT, "samsa": __version__, **self._asdict()}
         doc["drawn"], doc["probabilities"] = list(self.drawn), [round(p, 8) for p in self.probabilities]
+        doc["checks"] = {k: _check_digest(doc[k]) for k in Plan._fields}
         fields = (f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in doc.items())
         return "{\n" + ",\n".join(fields) + "\n}\n"  # a key a line, each value on its line
 
+    def error_model(self) -> ErrorModel:
+        """The error model and estimator settings the plan was drawn with: what its estimate is computed with."""
+        e = self.estimator
+        return ErrorModel(**{k: e[k] for k in ErrorModel._fields if k in e and k != "coef"}, coef=tuple(e["coef"]))
+
     def signature(self, annotated: int) -> str:
-        """The estimate's signature: the estimator, the plan's design, budget, lines drawn and annotated, seed."""
+        """The estimate's signature: the estimator the estimate is computed with (the plan's), the plan's design,
+        budget, lines drawn and annotated, seed."""
         e = self.estimator
         return (
             f"estimate|method:{e.get('method')}+floor.{e.get('floor')}+{e.get('quantile', 't')}|design:{self.design}"
@@ -79,12 +87,25 @@ def read_plan(path: str | Path, source_name: str, lines: Sequence[str]) -> Plan:
         raise InputError(path, None, f"not a samsa plan (format {FORMAT}); make one with samsa sample")
     try:
         plan = Plan(**{k: doc[k] for k in Plan._fields if k != "text"}, text=_text(doc.get("text")))
-    except KeyError as e:
+        checks, coef = doc["checks"], plan.estimator["coef"]
+    except (KeyError, TypeError) as e:
         raise InputError(path, None, f"the plan has no {e.args[0]!r}; make it again with samsa sample") from None
+    edited = [k for k in Plan._fields if not isinstance(checks, dict) or checks.get(k) != _check_digest(doc.get(k))]
+    if edited:
+        raise InputError(
+            path, None, f"the plan's {edited[0]!r} was changed after samsa sample wrote it: undo it, or draw again"
+        )
+    if not (isinstance(coef, list) and len(coef) == 3 and all(isinstance(c, (int, float)) for c in coef)):
+        raise InputError(path, None, "the plan's error model must have three coefficients; draw it again")
     _check(path, plan, source_name, lines)
     return plan._replace(
         drawn=tuple(int(k) for k in plan.drawn), probabilities=tuple(float(p) for p in plan.probabilities)
     )
+
+
+def _check_digest(value: Any) -> str:
+    """A field's digest, as the plan's ``checks`` keep it: what tells a hand edit."""
+    return hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:16]
 
 
 def _text(value: Any) -> dict[str, Any] | None:
