@@ -129,12 +129,12 @@ def test_nothing_is_written_outside_dir_or_under_other_names(served, tmp_path):
 
 def test_saved_file_is_the_skeleton_and_reopens(served):
     server, out = served
-    status, body, _ = request(server, "POST", "/api/line/3", SCENES)
-    assert status == 200 and json.loads(body)["overview"]["done"] == 1
+    status, body, _ = request(server, "POST", "/api/line/3", {**SCENES, "done": True})
+    assert status == 200 and json.loads(body)["done"] == 1 and json.loads(body)["status"] == "done"
     sk = skeleton_of(load_passage(out / "3.xml"))
     assert sk.scenes == (SceneSkeleton((1, 2, 3), ((2,),), (Participant(((1,),)),)),) and sk.passage_id == "3"
     view = json.loads(request(server, "GET", "/api/line/3")[1])
-    assert view["status"] == "ours" and view["saved"]["scenes"][0]["main"] == [[2]]
+    assert view["status"] == "done" and view["saved"]["scenes"][0]["main"] == [[2]]
     assert view["tokens"][2] == "<script>" and view["scene_counts"] == {"1": 0.25, "2": 0.75}
 
 
@@ -188,7 +188,61 @@ def test_a_file_another_tool_wrote_is_replaced_only_when_asked(served):
     assert request(server, "POST", "/api/line/3", SCENES)[0] == 409
     assert (out / "3.xml").read_bytes() == foreign
     assert request(server, "POST", "/api/line/3", {**SCENES, "overwrite": True})[0] == 200
-    assert json.loads(request(server, "GET", "/api/line/3")[1])["status"] == "ours"
+    assert json.loads(request(server, "GET", "/api/line/3")[1])["status"] == "draft"
+
+
+def test_a_draft_is_not_done_until_marked(served):
+    """Every edit saves the line as a draft; progress, resume and the estimate count it only once marked done."""
+    server, out = served
+    body = json.loads(request(server, "POST", "/api/line/3", SCENES)[1])
+    assert body["status"] == "draft" and body["done"] == 0
+    overview = json.loads(request(server, "GET", "/api/overview")[1])
+    assert overview["done"] == 0 and overview["lines"][0]["status"] == "draft" and overview["resume"] == 0
+    assert load_passage(out / "3.xml").graph["attributes"]["draft"] == "yes"
+    assert json.loads(request(server, "POST", "/api/line/3", {**SCENES, "done": True})[1])["done"] == 1
+    assert "draft" not in load_passage(out / "3.xml").graph["attributes"]
+
+
+def test_a_save_from_a_stale_version_is_refused(served):
+    """Two tabs on one line: the second save, made from the version both opened, is refused (409)."""
+    server, out = served
+    opened = json.loads(request(server, "GET", "/api/line/3")[1])["version"]
+    first = json.loads(request(server, "POST", "/api/line/3", {**SCENES, "version": opened})[1])
+    before = (out / "3.xml").read_bytes()
+    status, body, _ = request(server, "POST", "/api/line/3", {**SCENES, "version": opened, "done": True})
+    assert status == 409 and "changed since it was opened" in json.loads(body)["error"]
+    assert (out / "3.xml").read_bytes() == before
+    assert request(server, "POST", "/api/line/3", {**SCENES, "version": first["version"], "done": True})[0] == 200
+
+
+BAD_STRUCTURES = {
+    "an empty Scene": ([{"words": [], "main": [[]], "participants": []}], "has no words"),
+    "a self-linked Scene": ([{"words": [2], "main": [[2]], "participants": [{"centers": [], "scene": 0}]}],
+                            "its own participant"),
+    "a participant twice": ([{"words": [1, 2], "main": [[2]], "participants": [{"centers": [[1]]},
+                                                                              {"centers": [[1]]}]}], "twice"),
+    "a circle of Scenes": ([{"words": [1], "main": [[1]], "participants": [{"centers": [], "scene": 1}]},
+                            {"words": [2], "main": [[2]], "participants": [{"centers": [], "scene": 0}]}],
+                           "in a circle"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(BAD_STRUCTURES))
+def test_a_skeleton_that_means_nothing_is_refused_with_the_reason(served, case):
+    server, out = served
+    scenes, reason = BAD_STRUCTURES[case]
+    status, body, _ = request(server, "POST", "/api/line/3", {"scenes": scenes})
+    assert status == 422 and reason in json.loads(body)["error"] and not (out / "3.xml").exists()
+    assert request(server, "POST", "/api/line/3", SCENES)[0] == 200  # and the next save goes through
+
+
+def test_an_edit_that_would_mean_nothing_is_refused(served):
+    server, _ = served
+    again = {**SCENES, "edit": {"name": "add_participant", "scene": 0, "selection": [1]}}
+    status, body, _ = request(server, "POST", "/api/line/3/edit", again)
+    assert status == 422 and "twice" in json.loads(body)["error"]
+    deep = b"[" * 100000 + b"]" * 100000
+    assert request(server, "POST", "/api/line/3", deep)[0] == 400
 
 
 def test_overlapping_centers_are_refused_not_written(served):
@@ -276,7 +330,7 @@ def test_the_live_estimate_is_score_with_the_plan(tmp_path):
                               Runtime(use_cache=False))  # fmt: skip
     lines = [Line(k, sources[k - 1], skeleton_of(load_passage(FIXTURES / gold[k])), {}) for k in (1, 2)]
     workspace = Workspace(lines, ann, plan.drawn, estimator)
-    assert workspace.estimate() == {"available": False, "why": "2 drawn line(s) to annotate"}
+    assert workspace.estimate() == {"available": False, "why": "2 drawn line(s) to annotate and mark done"}
     for k in (1, 2):
         (ann / f"{k}.xml").write_bytes((FIXTURES / gold[k]).read_bytes())
     live = workspace.estimate()

@@ -38,7 +38,7 @@ class AnnotateServer(ThreadingHTTPServer):
     """The server: the workspace it serves, its token, the hosts and origins it answers."""
 
     daemon_threads = True
-    allow_reuse_address = False  # a port in use is refused, never shared
+    allow_reuse_address = True  # a restart binds at once (a listening socket still holds its port: never shared)
 
     def __init__(self, port: int, workspace: Workspace, token: str | None = None) -> None:
         super().__init__(("127.0.0.1", port), Handler)
@@ -61,6 +61,7 @@ class Handler(BaseHTTPRequestHandler):
     server: AnnotateServer
     server_version = "samsa-annotate"
     sys_version = ""
+    timeout = 30  # seconds a connection may stay silent
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: the terminal shows the URL and what the user does, not every request."""
@@ -98,8 +99,8 @@ class Handler(BaseHTTPRequestHandler):
             return False, None
         try:
             return True, json.loads(self.rfile.read(int(length)) or b"null")
-        except ValueError:
-            self._refuse(400, "not JSON")
+        except (ValueError, RecursionError):
+            self._refuse(400, "not JSON, or nested too deep")
             return False, None
 
     # ------------------------------------------------------------------ answers

@@ -73,7 +73,10 @@ def run(args: argparse.Namespace) -> int:
         parsing = parser_name(args.parser, lang)
         lines = parsed_lines(numbers, sources, parsing, runtime, plan)
         make_directory(out)
-        from samsa.annotate.workspace import Workspace
+        from samsa.annotate.workspace import Workspace, remove_stray_files
+
+        remove_stray_files(out)
+        server.token = folder_token(out)
 
         systems = named_systems([*args.systems, *args.inputs], args.names, required=False)
         estimator = _estimator(plan, (args.source, sources), systems, out, (lang, parsing, runtime))
@@ -110,10 +113,33 @@ def check_directory(out: Path) -> None:
 
 
 def make_directory(out: Path) -> None:
+    """The folder of the annotations, made readable by its user alone when it is made here."""
     try:
-        out.mkdir(exist_ok=True)
+        out.mkdir(mode=0o700, exist_ok=True)
     except OSError as e:
         raise OutputError(out, f"cannot be made: {e.strerror}") from None
+
+
+#: the file in the annotations' folder that keeps the page's token, so that a restart keeps an open tab working
+TOKEN_FILE = ".samsa-annotate-token"
+
+
+def folder_token(out: Path) -> str:
+    """The folder's token: the one a previous run kept there, else a new one, kept (readable by the user alone)."""
+    import re
+    import secrets
+
+    path = out / TOKEN_FILE
+    if path.is_file() and not path.is_symlink():
+        kept = path.read_text(encoding="ascii", errors="replace").strip()
+        if re.fullmatch(r"[A-Za-z0-9_-]{24,64}", kept):
+            return kept
+    token = secrets.token_urlsafe(24)
+    path.unlink(missing_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(token + "\n")
+    return token
 
 
 def bind(port: int) -> Any:

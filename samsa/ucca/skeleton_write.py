@@ -15,7 +15,13 @@ from samsa.ucca.skeleton_builder import WRITTEN_BY, PassageBuilder
 from samsa.ucca.skeleton_repair import exact, repair
 from samsa.ucca.xml import to_standard_xml
 
-__all__ = ["WRITTEN_BY", "skeleton_graph", "skeleton_xml"]
+#: the passage attribute of a line the annotator has not marked done: ``samsa score --plan`` refuses it
+DRAFT = {"draft": "yes"}
+
+__all__ = ["DRAFT", "WRITTEN_BY", "skeleton_graph", "skeleton_xml"]
+
+#: the passage attribute of a line the annotator has not marked done: ``samsa score --plan`` refuses it
+DRAFT = {"draft": "yes"}
 
 
 def _build_centers(w: PassageBuilder) -> None:
@@ -163,6 +169,10 @@ def skeleton_graph(sk: Skeleton) -> nx.DiGraph:
     return w.g
 
 
-def skeleton_xml(sk: Skeleton) -> bytes:
-    """The skeleton as standard UCCA XML (what ``samsa skeleton`` and ``samsa annotate`` write)."""
-    return to_standard_xml(skeleton_graph(sk))
+def skeleton_xml(sk: Skeleton, draft: bool = False) -> bytes:
+    """The skeleton as standard UCCA XML (what ``samsa skeleton`` and ``samsa annotate`` write); a ``draft`` (a line
+    the annotator has not marked done) says so in its passage attributes (:data:`DRAFT`)."""
+    g = skeleton_graph(sk)
+    if draft:
+        g.graph["attributes"].update(DRAFT)
+    return to_standard_xml(g)
