@@ -46,10 +46,10 @@ KEYS = {
 class Annotator:
     """A running ``samsa annotate``: its URL, its folder, its process."""
 
-    def __init__(self, source: Path, out: Path, lines: str) -> None:
+    def __init__(self, source: Path, out: Path, lines: str, port: int = 0) -> None:
         self.out = out
         command = [sys.executable, "-m", "samsa", "annotate", "--source", str(source), "--lines", lines,
-                   "--out", str(out), "--no-browser", "--port", "0", "-q"]  # fmt: skip
+                   "--out", str(out), "--no-browser", "--port", str(port), "-q"]  # fmt: skip
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         first = self.proc.stdout.readline() if self.proc.stdout else ""
         found = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=(\S+)", first)
@@ -162,6 +162,7 @@ def test_fixture_lines_annotated_from_their_parse_to_their_gold(annotator, brows
         for e in edits:
             _do(page, e, current)
             current = apply(current, e)
+        page.keyboard.press("Enter")  # done
         _settled(page)
         assert page.inner_text("#edits") == f"edits on this line: {len(edits)}"
         assert (annotator.out / f"{line}.xml").read_bytes() == _skeleton_cli(line, tmp_path)
@@ -267,10 +268,11 @@ def test_resume_after_a_restart(source, browser, tmp_path):
     page.click(".scene[data-scene='1'] h2")
     _select(page, [8])
     page.keyboard.press("m")
+    page.keyboard.press("Enter")  # done
     _settled(page)
     page.close()
     code, err = first.stop()
-    assert code == 0 and "1 of 3 lines annotated" in err
+    assert code == 0 and "1 of 3 lines done" in err
     again = Annotator(source, out, "1-3")
     try:
         page = _page(browser, again.url)
@@ -279,3 +281,154 @@ def test_resume_after_a_restart(source, browser, tmp_path):
         assert "main relation: call" in page.inner_text(".scene[data-scene='1']")  # the saved Scenes, not the parse's
     finally:
         again.stop()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_draft_is_not_counted_until_marked_done(source, browser, tmp_path):
+    a = Annotator(source, tmp_path / "drafts", "1-2")
+    try:
+        page = _page(browser, a.url)
+        page.click(".scene[data-scene='0'] h2")
+        _select(page, [1])
+        page.keyboard.press("m")
+        _settled(page)
+        assert page.inner_text("#done") == "0 of 2 done" and "draft" in page.inner_text("#savestate")
+        page.keyboard.press("Enter")
+        _settled(page)
+        assert page.inner_text("#done") == "1 of 2 done" and "done" in page.inner_text("#savestate")
+    finally:
+        a.stop()
+
+
+def test_a_restart_on_the_same_port_keeps_the_open_tab_working(source, browser, tmp_path):
+    """The token lives in the folder: a restart within 2 s on the same port, and the tab's next edit is saved."""
+    import time
+
+    out, port = tmp_path / "restart", _free_port()
+    first = Annotator(source, out, "1-2", port)
+    page = _page(browser, first.url)
+    page.click(".scene[data-scene='0'] h2")
+    _select(page, [1])
+    page.keyboard.press("m")
+    _settled(page)
+    assert first.stop()[0] == 0
+    stopped = time.monotonic()
+    again = Annotator(source, out, "1-2", port)
+    try:
+        assert time.monotonic() - stopped < 2 and again.url == first.url
+        before = (out / "1.xml").read_bytes()
+        page.keyboard.press("Enter")
+        _settled(page)
+        assert (out / "1.xml").read_bytes() != before and "done" in page.inner_text("#savestate")
+        assert not page.errors
+    finally:
+        again.stop()
+
+
+def test_a_stale_save_is_refused_then_reloaded(source, browser, tmp_path):
+    """Two tabs on one line: the second tab's save is refused (the file changed); it reloads and saves."""
+    a = Annotator(source, tmp_path / "tabs", "1")
+    try:
+        one, two = _page(browser, a.url), _page(browser, a.url)
+        for page, word in ((one, 1), (two, 3)):
+            page.click(".scene[data-scene='0'] h2")
+            _select(page, [word])
+            page.keyboard.press("m")
+            _settled(page)
+        assert "changed since this page opened it" in two.inner_text("#banner")
+        assert _saved(a, 1).scenes[0].main == ((1,),)  # the first tab's, kept
+        two.click("#reload")
+        two.wait_for_function("() => document.querySelector('#banner').hidden")
+        two.keyboard.press("Enter")
+        _settled(two)
+        assert "done" in two.inner_text("#savestate") and _saved(a, 1).scenes[0].main == ((1,),)
+    finally:
+        a.stop()
+
+
+def test_each_meaningless_structure_is_refused_on_the_page(source, browser, tmp_path):
+    a = Annotator(source, tmp_path / "refused", "1")
+    try:
+        page = _page(browser, a.url)
+        scenes = lambda: page.locator(".scene").count()  # noqa: E731
+        while scenes():
+            page.click(".scene[data-scene='0'] h2")
+            page.keyboard.press("X")
+            _settled(page)
+        page.keyboard.press("Escape")
+        page.keyboard.press("n")  # nothing selected: an implicit Scene without words, which cannot be saved yet
+        _settled(page)
+        assert "has no words" in page.inner_text("#banner")
+        _select(page, [1])
+        page.keyboard.press("a")
+        _settled(page)
+        _select(page, [1])
+        page.keyboard.press("a")  # the same participant again
+        _settled(page)
+        assert "twice" in page.inner_text("#banner")
+        _select(page, [2])
+        page.keyboard.press("n")  # Scene "got", after the implicit one (whose first word, "John", comes first)
+        _settled(page)
+        for k, word in ((0, 2), (1, 1)):  # each Scene made the other's participant: the second link closes a circle
+            page.click(f".scene[data-scene='{k}'] h2")
+            _select(page, [word])
+            page.keyboard.press("s")
+            _settled(page)
+        assert "in a circle" in page.inner_text("#banner")
+        assert len(_saved(a, 1).scenes) == 2 and not page.errors
+    finally:
+        a.stop()
+
+
+def test_a_scene_with_an_implicit_main_relation_is_linked(source, browser, tmp_path):
+    """ "John got home": an implicit Scene whose participant is "home", made the participant of "got"."""
+    a = Annotator(source, tmp_path / "implicit", "1")
+    try:
+        page = _page(browser, a.url)
+        while page.locator(".scene").count():
+            page.click(".scene[data-scene='0'] h2")
+            page.keyboard.press("X")
+            _settled(page)
+        page.keyboard.press("Escape")
+        page.keyboard.press("n")
+        _select(page, [3])
+        page.keyboard.press("a")  # the implicit Scene's participant: "home"
+        _select(page, [2])
+        page.keyboard.press("n")  # "got": placed before the implicit Scene (its first word comes first)
+        _settled(page)
+        page.click(".scene[data-scene='0'] h2")
+        _select(page, [3])  # a word of the implicit Scene, which has no main relation to select
+        page.keyboard.press("s")
+        page.keyboard.press("Enter")
+        _settled(page)
+        saved = _saved(a, 1)
+        got = next(s for s in saved.scenes if s.main == ((2,),))
+        implicit = saved.scenes.index(next(s for s in saved.scenes if s.main in ((), ((),))))
+        assert any(p.scene == implicit for p in got.participants) and not page.errors
+    finally:
+        a.stop()
+
+
+def test_a_long_sentence_keeps_its_scenes_in_view(browser, tmp_path):
+    """A 100-word sentence at 1280x900: the words and the first Scene's card are on screen without scrolling."""
+    words = " and ".join(f"the {w} saw a dog" for w in ("man", "woman", "child", "cat") * 5)
+    src = tmp_path / "long.txt"
+    src.write_text(words + " .\n", encoding="utf-8")
+    assert len(words.split()) >= 100
+    a = Annotator(src, tmp_path / "long", "1")
+    try:
+        page = _page(browser, a.url)
+        card = page.locator(".scene").first.bounding_box()
+        tokens = page.locator("#tokens").bounding_box()
+        assert card is not None and tokens is not None
+        assert 0 <= card["y"] and card["y"] + min(card["height"], 100) <= 900 and tokens["y"] < 900
+        assert page.evaluate("window.scrollY") == 0
+    finally:
+        a.stop()

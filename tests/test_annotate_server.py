@@ -305,7 +305,7 @@ def test_the_live_estimate_is_score_with_the_plan(tmp_path):
     this process: nothing read from the plan is run (a plan that names a command line is data)."""
     from samsa.cli import main
     from samsa.cli.common import AlignerChoice, Runtime
-    from samsa.cli.planned import live_estimate
+    from samsa.cli.planned import LiveEstimate
     from samsa.engine.plan import read_plan
     from samsa.engine.uncertainty import run_doubt
     from samsa.languages import get_language
@@ -326,7 +326,7 @@ def test_the_live_estimate_is_score_with_the_plan(tmp_path):
     parser = get_parser("builtin")
     config = AlignerChoice().samsa_config(get_language("en"), parser, splitter="rule.v2")
     systems = {"paper_outputs.txt": out.read_text(encoding="utf-8").splitlines()}
-    estimator = live_estimate(plan, str(ann), (str(src), sources), systems, (config, run_doubt(parser, wanted=True)),
+    estimator = LiveEstimate(plan, str(ann), (str(src), sources), systems, (config, run_doubt(parser, wanted=True)),
                               Runtime(use_cache=False))  # fmt: skip
     lines = [Line(k, sources[k - 1], skeleton_of(load_passage(FIXTURES / gold[k])), {}) for k in (1, 2)]
     workspace = Workspace(lines, ann, plan.drawn, estimator)

@@ -24,16 +24,17 @@ class Line(NamedTuple):
 
 
 class SaveError(ValueError):
-    """A request refused: ``status`` is the HTTP status the server answers with."""
+    """A request refused: ``status`` is the HTTP status the server answers with, ``reason`` a word the page acts on
+    (``stale``: the file changed since the page opened it)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, reason: str = "") -> None:
         super().__init__(message)
-        self.status = status
+        self.status, self.reason = status, reason
 
 
 def read_skeleton(doc: Any, line: Line) -> Skeleton:
-    """The page's skeleton of ``line``, checked (:func:`page_skeleton`), in its canonical form."""
-    return page_skeleton(doc, line).canonical()
+    """The page's skeleton of ``line`` to save, checked (:func:`page_skeleton`, :func:`meaningful`), canonical."""
+    return meaningful(page_skeleton(doc, line)).canonical()
 
 
 def _positions(value: Any, line: Line) -> tuple[int, ...]:
@@ -85,14 +86,15 @@ def page_skeleton(doc: Any, line: Line) -> Skeleton:
         len(s.participants) > 4 * len(line.parse.tokens) for s in scenes
     ):
         raise SaveError(413, f"more Scenes or participants than line {line.number} can have")
-    return meaningful(line.parse._replace(scenes=tuple(scenes), passage_id=str(line.number)))
+    return line.parse._replace(scenes=tuple(scenes), passage_id=str(line.number))
 
 
-def meaningful(sk: Skeleton) -> Skeleton:
-    """``sk``, or a refusal (422) naming what means nothing in it: a Scene without words, a Scene that is its own
+def meaningful(sk: Skeleton, unfinished: bool = False) -> Skeleton:
+    """``sk``, or a refusal (422) naming what means nothing in it: a Scene without words (allowed while
+    ``unfinished``: an edit may leave a new implicit Scene for the next edit to give words), a Scene that is its own
     participant, the same participant twice in a Scene, Scenes that are each other's participants (a cycle)."""
     for k, s in enumerate(sk.scenes, 1):
-        if not s.words:
+        if not s.words and not unfinished:
             raise SaveError(422, f"Scene {k} has no words: give it a main relation or participants, or delete it")
         seen = set()
         for p in s.participants:

@@ -67,8 +67,8 @@ class Handler(BaseHTTPRequestHandler):
         """Quiet: the terminal shows the URL and what the user does, not every request."""
 
     # ------------------------------------------------------------------ checks
-    def _refuse(self, status: int, message: str) -> None:
-        self._send(status, json.dumps({"error": message}).encode(), "application/json")
+    def _refuse(self, status: int, message: str, reason: str = "") -> None:
+        self._send(status, json.dumps({"error": message, "reason": reason}).encode(), "application/json")
 
     def _allowed(self) -> bool:
         if self.headers.get("Host", "") not in self.server.hosts:
@@ -153,7 +153,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             self._json((workspace.edit if m.group(2) else workspace.save)(int(m.group(1)), doc))
         except SaveError as e:
-            self._refuse(e.status, str(e))
+            self._refuse(e.status, str(e), e.reason)
 
     def _method_not_allowed(self) -> None:
         if self._allowed():

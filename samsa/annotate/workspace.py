@@ -124,7 +124,7 @@ class Workspace:
         with self.lock:
             status, _, version = self._read(number)
             if "version" in doc and doc["version"] != version:
-                raise SaveError(409, f"{name} changed since it was opened (another tab or tool): reload it")
+                raise SaveError(409, f"{name} changed since it was opened (another tab or tool): reload it", "stale")
             if status == "foreign" and doc.get("overwrite") is not True:
                 raise SaveError(409, f"{name} was written by another tool: replace it only if you mean to")
             _atomic_write(self.path(number), data)
@@ -146,7 +146,7 @@ class Workspace:
         except (ValueError, IndexError) as err:
             raise SaveError(422, str(err)) from None
         active = placed(sk, e.selection) if e.name == "new_scene" else e.scene
-        return {"scenes": meaningful(after).to_json()["scenes"], "active": active}
+        return {"scenes": meaningful(after, unfinished=True).to_json()["scenes"], "active": active}
 
     def estimate(self) -> dict[str, Any]:
         """Each system's estimate, computed in this process (``estimator``), once every drawn line is done."""

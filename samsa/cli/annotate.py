@@ -81,6 +81,10 @@ def run(args: argparse.Namespace) -> int:
         systems = named_systems([*args.systems, *args.inputs], args.names, required=False)
         estimator = _estimator(plan, (args.source, sources), systems, out, (lang, parsing, runtime))
         server.workspace = Workspace(lines, out, plan.drawn if plan else None, estimator)
+        if estimator is not None:  # the lines' parse, for the estimate, while the person annotates
+            import threading
+
+            threading.Thread(target=_quietly, args=(estimator.prepare,), daemon=True).start()
         return serve(server, out, not args.no_browser)
     finally:
         server.server_close()
@@ -197,7 +201,7 @@ def _estimator(
     from samsa.cli.common import AlignerChoice
     from samsa.cli.inputs import check_count
     from samsa.cli.io import read_text_lines
-    from samsa.cli.planned import live_estimate
+    from samsa.cli.planned import LiveEstimate
     from samsa.engine.uncertainty import run_doubt
     from samsa.registry import get_parser
 
@@ -210,7 +214,17 @@ def _estimator(
     text = plan.text or {}
     settings = {"tokenizer": text.get("tokenizer"), "separator": text.get("separator")}
     config = AlignerChoice().samsa_config(lang, parser, splitter=text.get("splitter") or lang.splitter, **settings)
-    return live_estimate(plan, str(out), corpus, outputs, (config, calibration), runtime)
+    return LiveEstimate(plan, str(out), corpus, outputs, (config, calibration), runtime)
+
+
+def _quietly(work: Any) -> None:
+    """``work`` in a thread of its own: a failure is the page's to show, when it asks for the estimate."""
+    from samsa.errors import SamsaError
+
+    try:
+        work()
+    except SamsaError:
+        pass
 
 
 def serve(server: Any, out: Path, browser: bool) -> int:
@@ -225,7 +239,5 @@ def serve(server: Any, out: Path, browser: bool) -> int:
     except KeyboardInterrupt:
         pass
     overview = server.workspace.overview()
-    print(
-        f"samsa annotate: stopped; {overview['done']} of {overview['total']} lines annotated in {out}", file=sys.stderr
-    )
+    print(f"samsa annotate: stopped; {overview['done']} of {overview['total']} lines done in {out}", file=sys.stderr)
     return 0

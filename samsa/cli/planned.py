@@ -258,45 +258,47 @@ def _flat(e: Any, key: str) -> dict[str, float]:
     return {key: round(e.value, 4), f"{key}_lo": round(e.low, 4), f"{key}_hi": round(e.high, 4)}
 
 
-def live_estimate(
-    plan: Any,
-    ucca: str,
-    corpus: tuple[str, list[str]],
-    systems: dict[str, list[str]],
-    doubt: tuple[Any, Any],
-    runtime: Runtime,
-) -> Any:
-    """What ``samsa annotate``'s page shows once every drawn line is annotated: each system's estimate, computed in
-    this process by :func:`planned_estimate` (the lines' parse and doubt once, the annotations read anew each time)."""
-    import threading
+class LiveEstimate:
+    """What ``samsa annotate``'s page shows once every drawn line is done: each system's estimate, computed in this
+    process by :func:`planned_estimate`. The lines' parse and doubt are computed once (:meth:`prepare`, which the
+    command starts at once, beside the page); each call reads the annotations anew."""
 
-    from samsa.engine.planned import doubt_lines
+    def __init__(
+        self,
+        plan: Any,
+        ucca: str,
+        corpus: tuple[str, list[str]],
+        systems: dict[str, list[str]],
+        doubt: tuple[Any, Any],
+        runtime: Runtime,
+    ) -> None:
+        import threading
 
-    config, calibration = doubt
-    parsed: list[Any] = []
-    lock = threading.Lock()
+        self.plan, self.ucca, self.corpus, self.systems, self.doubt = plan, ucca, corpus, systems, doubt
+        self.runtime = runtime._replace(quiet=True)
+        self.parsed: Any = None
+        self.lock = threading.Lock()
 
-    def estimate() -> dict[str, Any]:
-        with lock:
-            if not parsed:
-                with runtime._replace(quiet=True).parse_run(len(corpus[1]), "samsa", corpus[0]) as execution:
-                    parsed.append(doubt_lines(config, corpus[1], list(systems.values()), calibration, execution))
-            est = planned_estimate(plan, ucca, corpus, systems, doubt, parsed=parsed[0])
+    def prepare(self) -> None:
+        """Parse every line with its doubt, once."""
+        from samsa.engine.planned import doubt_lines
+
+        with self.lock:
+            if self.parsed is None:
+                (config, calibration), (path, lines) = self.doubt, self.corpus
+                with self.runtime.parse_run(len(lines), "samsa", path) as execution:
+                    outputs = list(self.systems.values())
+                    self.parsed = doubt_lines(config, lines, outputs, calibration, execution)
+
+    def __call__(self) -> dict[str, Any]:
+        self.prepare()
+        est = planned_estimate(self.plan, self.ucca, self.corpus, self.systems, self.doubt, parsed=self.parsed)
         rows = []
-        for name, e, line_means in zip(systems, est.estimates, _parsed_means(est.run), strict=True):
+        for name, e, mean in zip(self.systems, est.estimates, _parsed_means(est.run), strict=True):
             value = e["samsa"]
-            rows.append(
-                {
-                    "name": name,
-                    "parsed": round(line_means, 4),
-                    "estimate": round(value.value, 4),
-                    "low": round(value.low, 4),
-                    "high": round(value.high, 4),
-                }
-            )
+            row = {"name": name, "parsed": mean, "estimate": value.value, "low": value.low, "high": value.high}
+            rows.append({k: round(v, 4) if isinstance(v, float) else v for k, v in row.items()})
         return {"systems": rows, "signature": est.signature}
-
-    return estimate
 
 
 def _parsed_means(run: Any) -> list[float]:

@@ -51,9 +51,14 @@
     return histories.get(view.line);
   }
   function selectedScene() {
-    // the Scene (not the active one) whose main relation holds a selected word
+    // the Scene (not the active one) whose main relation holds a selected word; else (an implicit main relation)
+    // the smallest other Scene whose words hold every selected word
     const k = scenes.findIndex((s, i) => i !== active && s.main.some((c) => c.some((w) => selection.has(w))));
-    return k < 0 ? null : k;
+    if (k >= 0 || !selection.size) return k < 0 ? null : k;
+    const holding = scenes.map((s, i) => [s.words.length, i]).filter(([, i]) =>
+      i !== active && Array.from(selection).every((w) => scenes[i].words.includes(w)));
+    holding.sort((a, b) => a[0] - b[0]);
+    return holding.length ? holding[0][1] : null;
   }
   function say(text, error) {
     const b = $("banner");
@@ -74,7 +79,7 @@
     if (["recentre", "set_words"].includes(name) && !selection.size) return say("select words first", true);
     if (["add_scene_participant", "link_scene"].includes(name)) {
       e.target = selectedScene();
-      if (e.target === null) return say("select a word of the other Scene's main relation first", true);
+      if (e.target === null) return say("select a word of the other Scene first (of its main relation, when it has one)", true);
     }
     selection = new Set();
     const line = view.line;
@@ -107,29 +112,56 @@
     part = -1;
     changed();
   }
-  function changed() {
+  function changed(done) {
     render();
-    const snapshot = { scenes: clone(scenes), overwrite: history().overwrite };
+    const snapshot = { scenes: clone(scenes), overwrite: history().overwrite, done: done === true };
     const line = view.line;
     $("savestate").textContent = "saving…";
     $("savestate").className = "";
     pend(1);
     saving = saving.then(() => save(line, snapshot)).catch((err) => say("not saved: " + err, true)).finally(() => pend(-1));
   }
+  async function post(path, body) {
+    // a save the server does not confirm is tried again (a restart keeps the token: the same page goes on)
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await api(path, body);
+      } catch (err) {
+        if (attempt >= 60) throw err;
+        $("savestate").textContent = "not saved yet: the server does not answer; trying again…";
+        $("savestate").className = "error";
+        await new Promise((done) => setTimeout(done, 1000));
+      }
+    }
+  }
   async function save(line, body) {
-    const r = await api("/api/line/" + line, body);
+    if (view && view.line === line) body.version = view.version;
+    const r = await post("/api/line/" + line, body);
     if (r.ok) {
-      overview = r.data.overview;
-      $("savestate").textContent = "saved " + r.data.saved;
-      if (view && view.line === line) view.status = "ours";
-      renderProgress();
+      Object.assign(overview, { done: r.data.done, total: r.data.total, plan: r.data.plan });
+      const row = overview.lines.find((l) => l.line === line);
+      if (row) row.status = r.data.status;
+      $("savestate").textContent = (r.data.status === "done" ? "done: saved " : "draft: saved ") + r.data.saved;
+      $("savestate").className = "";
+      if (view && view.line === line) Object.assign(view, { status: r.data.status, version: r.data.version });
+      render();
       figures();
       return;
     }
     $("savestate").textContent = "not saved";
     $("savestate").className = "error";
+    if (r.status === 409 && r.data.reason === "stale" && view && view.line === line) return stale();
     if (r.status === 409 && view && view.line === line) return foreign(true);
     say("line " + line + " not saved: " + (r.data.error || r.status), true);
+  }
+  function stale() {
+    const again = el("button", null, "reload the line");
+    again.type = "button";
+    again.id = "reload";
+    again.addEventListener("click", () => { histories.delete(view.line); open(index); });
+    $("banner").replaceChildren(el("span", null, view.file + " changed since this page opened it (another tab or tool). Your change is not saved: "), again);
+    $("banner").className = "error";
+    $("banner").hidden = false;
   }
   function foreign(afterEdit) {
     const b = $("banner");
@@ -139,7 +171,7 @@
     const allow = el("button", null, "replace " + view.file);
     allow.type = "button";
     allow.id = "allow-replace";
-    allow.addEventListener("click", () => { history().overwrite = true; say(""); changed(); });
+    allow.addEventListener("click", () => { history().overwrite = true; say(""); changed(view.status === "done"); });
     b.replaceChildren(el("span", null, text), allow);
     b.className = "error";
     b.hidden = false;
@@ -184,7 +216,8 @@
         " · the parse shows " + view.parse.scenes.length + ", this annotation has " + scenes.length
       : "this annotation has " + scenes.length + " Scene(s)";
     $("meta").textContent = "line " + view.line + (view.probability != null ? " · drawn with probability " + view.probability.toFixed(3) : "") +
-      " · saved as " + view.file + " (" + { absent: "not yet", ours: "saved", foreign: "another tool's file" }[view.status] + ")";
+      " · saved as " + view.file + " (" + { absent: "not yet", draft: "a draft: Enter marks it done", done: "done",
+        foreign: "another tool's file" }[view.status] + ")";
     $("edits").textContent = "edits on this line: " + history().past.length;
     renderScenes();
   }
@@ -216,14 +249,14 @@
   function renderProgress() {
     if (!overview) return;
     $("position").textContent = "line " + view.line + " · " + (index + 1) + " of " + overview.total;
-    $("done").textContent = overview.done + " of " + overview.total + " annotated";
+    $("done").textContent = overview.done + " of " + overview.total + " done";
     $("barfill").style.width = (100 * overview.done / Math.max(1, overview.total)) + "%";
   }
   async function figures() {
     const box = $("figures");
-    const rows = [el("h2", null, "Progress"), el("p", null, overview.done + " of " + overview.total + " lines annotated")];
+    const rows = [el("h2", null, "Progress"), el("p", null, overview.done + " of " + overview.total + " lines done")];
     const plan = overview.plan;
-    if (plan) rows.push(el("p", null, "drawn lines annotated: " + plan.annotated + " of " + plan.drawn));
+    if (plan) rows.push(el("p", null, "drawn lines done: " + plan.annotated + " of " + plan.drawn));
     box.replaceChildren(...rows);
     if (!plan || plan.annotated < plan.drawn || estimating) return;
     estimating = true;
@@ -235,11 +268,11 @@
     if (!e.available) { box.append(el("p", null, "no estimate: " + e.why)); return; }
     const t = el("table", "estimate");
     const head = el("tr");
-    ["system", "parsed", "estimate", "95% interval"].forEach((h) => head.append(el("th", null, h)));
+    ["system", "parsed", "estimate", "low", "high"].forEach((h) => head.append(el("th", null, h)));
     t.append(head);
     e.systems.forEach((s) => {
       const tr = el("tr");
-      [s.name, s.parsed.toFixed(2), s.estimate.toFixed(2), s.low.toFixed(2) + " – " + s.high.toFixed(2)].forEach((c) => tr.append(el("td", null, c)));
+      [s.name, s.parsed.toFixed(2), s.estimate.toFixed(2), s.low.toFixed(2), s.high.toFixed(2)].forEach((c) => tr.append(el("td", null, c)));
       t.append(tr);
     });
     box.append(el("h2", null, "Estimate (all-manual SAMSA)"), t, el("p", "command", e.signature));
@@ -297,8 +330,22 @@
     part = step > 0 ? (part + 1) % n : (part <= 0 ? n - 1 : part - 1);
     render();
   }
+  function find(text, pick) {
+    // the first word from the cursor on whose text starts with the letters typed (case aside)
+    if (!view || !text) return;
+    const n = view.tokens.length;
+    for (let step = 0; step < n; step++) {
+      const k = ((cursor - 1 + step) % n) + 1;
+      if (!view.punct[k - 1] && view.tokens[k - 1].toLowerCase().startsWith(text.toLowerCase())) {
+        cursor = k;
+        if (pick) selection.add(k);
+        return render();
+      }
+    }
+  }
   const ACTIONS = {
-    save: () => { if (view) changed(); },
+    done: () => { if (view) editing = editing.then(() => changed(true)); }, // after the edits pressed before it
+    find: () => { $("find").value = ""; $("find").focus(); },
     undo: () => undo(false),
     redo: () => undo(true),
     left: () => move(-1, false),
@@ -323,7 +370,7 @@
     return (ev.ctrlKey ? "Ctrl+" : "") + k;
   }
   function onKey(ev) {
-    if (ev.target === $("jump") || ev.altKey || ev.metaKey) return;
+    if (ev.target === $("jump") || ev.target === $("find") || ev.altKey || ev.metaKey) return;
     const action = bindings[pressName(ev)];
     if (!action) return;
     act(action);
@@ -351,6 +398,11 @@
     });
     document.querySelectorAll("[data-edit]").forEach((b) => b.addEventListener("click", () => edit(b.dataset.edit)));
     document.querySelectorAll("[data-action]").forEach((b) => b.addEventListener("click", () => act(b.dataset.action)));
+    $("find").addEventListener("input", () => find($("find").value, false));
+    $("find").addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter") { find($("find").value, true); $("find").blur(); ev.preventDefault(); }
+      if (ev.key === "Escape") $("find").blur();
+    });
     $("jump").addEventListener("keydown", (ev) => {
       if (ev.key !== "Enter") return;
       const n = Number($("jump").value);
