@@ -1,7 +1,5 @@
-"""How the ``samsa`` executable's process allocates memory: glibc keeps large freed blocks for reuse.
-
-More: docs/architecture.md, "Module notes", ``samsa.allocator``.
-"""
+"""How the ``samsa`` executable's process allocates memory: glibc keeps large freed blocks for reuse. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

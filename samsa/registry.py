@@ -1,7 +1,5 @@
 """Named plug-ins (aligners, parsers), discovered lazily from entry points.
-
-More: docs/architecture.md, "Module notes", ``samsa.registry``.
-"""
+More: docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

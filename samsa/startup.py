@@ -1,9 +1,7 @@
-"""Start-up of the ``samsa`` command: networkx's algorithms are imported only if something uses them, and
-spaCy's network library does not import PyTorch. Each step is kept because it saves more than 20% of a
-command users run (docs/BENCHMARKS.md, "Start-up"); the savings are noted beside each below.
-
-More: docs/architecture.md, "Module notes", ``samsa.startup``.
-"""
+"""Start-up of the ``samsa`` command: networkx's algorithms are imported only if something uses them, and spaCy's
+network library does not import PyTorch. Each step is kept because it saves more than 20% of a command users run
+(docs/BENCHMARKS.md, "Start-up"); the savings are noted beside each below. More: docs/architecture.md, "Module
+notes"."""
 
 from __future__ import annotations
 

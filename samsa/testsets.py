@@ -1,7 +1,5 @@
-"""Test sets by name (``-t hsplit``), read from a data root that the user points to.
-
-More: docs/architecture.md, "Module notes", ``samsa.testsets``.
-"""
+"""Test sets by name (``-t hsplit``), read from a data root that the user points to. More: docs/architecture.md, "Module
+notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""spaCy annotations of pre-tokenized sentences, in the shape the Sultan aligner expects.
-
-More: docs/architecture.md, "Module notes", ``samsa.aligners.annotate``.
-"""
+"""spaCy annotations of pre-tokenized sentences, in the shape the Sultan aligner expects. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
 """Dependency-label equivalences of the Sultan aligner's four word classes.
-
-More: docs/architecture.md, "Module notes", ``samsa.aligners.dep_tables``.
-"""
+More: docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

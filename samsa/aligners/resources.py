@@ -1,7 +1,5 @@
 """Word lists and the PPDB synonym table used by the Sultan-style aligner.
-
-More: docs/architecture.md, "Module notes", ``samsa.aligners.resources``.
-"""
+More: docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

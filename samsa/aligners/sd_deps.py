@@ -1,7 +1,5 @@
-"""spaCy (ClearNLP-style) dependencies -> Stanford Dependencies, collapsed and cc-processed.
-
-More: docs/architecture.md, "Module notes", ``samsa.aligners.sd_deps``.
-"""
+"""spaCy (ClearNLP-style) dependencies -> Stanford Dependencies, collapsed and cc-processed. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The ``sultan`` aligner: Sultan, Bethard & Sumner (2014) re-implemented on spaCy annotations.
-
-More: docs/architecture.md, "Module notes", ``samsa.aligners.sultan``.
-"""
+"""The ``sultan`` aligner: Sultan, Bethard & Sumner (2014) re-implemented on spaCy annotations. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

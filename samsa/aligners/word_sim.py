@@ -1,7 +1,5 @@
-"""Word relatedness of the Sultan et al. aligner (``wordRelatedness``), as a small object.
-
-More: docs/architecture.md, "Module notes", ``samsa.aligners.word_sim``.
-"""
+"""Word relatedness of the Sultan et al. aligner (``wordRelatedness``), as a small object. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

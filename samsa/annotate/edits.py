@@ -1,7 +1,5 @@
-"""The edits of ``samsa annotate``, one undo step each, on a :class:`~samsa.ucca.skeleton.Skeleton`.
-
-More: docs/architecture.md, "Module notes", ``samsa.annotate.edits``.
-"""
+"""The edits of ``samsa annotate``, one undo step each, on a :class:`~samsa.ucca.skeleton.Skeleton`. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The local web server of ``samsa annotate`` (the standard library's ``http.server``).
-
-More: docs/architecture.md, "Module notes", ``samsa.annotate.server``.
-"""
+"""The local web server of ``samsa annotate`` (the standard library's ``http.server``). More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

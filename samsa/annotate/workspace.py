@@ -1,7 +1,5 @@
-"""What ``samsa annotate`` serves: the lines to annotate, their parse, and the files it saves.
-
-More: docs/architecture.md, "Module notes", ``samsa.annotate.workspace``.
-"""
+"""What ``samsa annotate`` serves: the lines to annotate, their parse, and the files it saves. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The ``samsa`` command line: one sub-command per job, each a thin layer over the library.
-
-More: docs/architecture.md, "Module notes", ``samsa.cli``.
-"""
+"""The ``samsa`` command line: one sub-command per job, each a thin layer over the library. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The one command-line convention for inputs and outputs, shared by every sub-command.
-
-More: docs/architecture.md, "Module notes", ``samsa.cli.io``.
-"""
+"""The one command-line convention for inputs and outputs, shared by every sub-command. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

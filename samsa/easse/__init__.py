@@ -1,4 +1,2 @@
-"""EASSE's Python API, module for module: code written for EASSE ports by changing the import.
-
-More: docs/architecture.md, "Module notes", ``samsa.easse``.
-"""
+"""EASSE's Python API, module for module: code written for EASSE ports by changing the import. More:
+docs/architecture.md, "Module notes"."""

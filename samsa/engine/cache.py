@@ -1,7 +1,5 @@
-"""A persistent cache of parsed UCCA graphs (SQLite), so that each source is parsed once, ever.
-
-More: docs/architecture.md, "Module notes", ``samsa.engine.cache``.
-"""
+"""A persistent cache of parsed UCCA graphs (SQLite), so that each source is parsed once, ever. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Scoring on a Dask cluster (the optional ``dask`` extra): the same chunk worker, one per Dask worker.
-
-More: docs/architecture.md, "Module notes", ``samsa.engine.distributed``.
-"""
+"""Scoring on a Dask cluster (the optional ``dask`` extra): the same chunk worker, one per Dask worker. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

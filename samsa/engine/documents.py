@@ -1,7 +1,5 @@
-"""Documents: a source document as one UCCA passage holding its sentences, for document-level SAMSA.
-
-More: docs/architecture.md, "Module notes", ``samsa.engine.documents``.
-"""
+"""Documents: a source document as one UCCA passage holding its sentences, for document-level SAMSA. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""``samsa.evaluate``: every metric for one or more systems, in one call (what ``samsa evaluate`` prints).
-
-More: docs/architecture.md, "Module notes", ``samsa.engine.evaluate``.
-"""
+"""``samsa.evaluate``: every metric for one or more systems, in one call (what ``samsa evaluate`` prints). More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

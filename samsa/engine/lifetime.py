@@ -1,7 +1,4 @@
-"""Worker processes end with their parent, whatever ends it.
-
-More: docs/architecture.md, "Module notes", ``samsa.engine.lifetime``.
-"""
+"""Worker processes end with their parent, whatever ends it. More: docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Parse and score a corpus chunk by chunk: in this process, in a process pool (``--jobs N``), or on Dask.
-
-More: docs/architecture.md, "Module notes", ``samsa.engine.pipeline``.
-"""
+"""Parse and score a corpus chunk by chunk: in this process, in a process pool (``--jobs N``), or on Dask. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""A plan of lines to annotate (``samsa sample``) and what reading one back checks (``samsa score --plan``).
-
-More: docs/architecture.md, "Module notes", ``samsa.engine.plan``.
-"""
+"""A plan of lines to annotate (``samsa sample``) and what reading one back checks (``samsa score --plan``). More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

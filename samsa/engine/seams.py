@@ -1,7 +1,5 @@
-"""The engine's seams: what it parses with, what it caches in, where it runs, and the words its parts speak.
-
-More: docs/architecture.md, "Module notes", ``samsa.engine.seams``.
-"""
+"""The engine's seams: what it parses with, what it caches in, where it runs, and the words its parts speak. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Lexical metrics reported beside SAMSA, with EASSE-compatible names and signatures.
-
-More: docs/architecture.md, "Module notes", ``samsa.lexical``.
-"""
+"""Lexical metrics reported beside SAMSA, with EASSE-compatible names and signatures. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

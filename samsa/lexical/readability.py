@@ -1,7 +1,5 @@
-"""Flesch-Kincaid grade level in its published variants, and FKBLEU (Xu et al. 2016, eq. 3).
-
-More: docs/architecture.md, "Module notes", ``samsa.lexical.readability``.
-"""
+"""Flesch-Kincaid grade level in its published variants, and FKBLEU (Xu et al. 2016, eq. 3). More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

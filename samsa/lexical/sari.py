@@ -1,7 +1,4 @@
-"""SARI (Xu et al., TACL 2016) in every published variant, each named.
-
-More: docs/architecture.md, "Module notes", ``samsa.lexical.sari``.
-"""
+"""SARI (Xu et al., TACL 2016) in every published variant, each named. More: docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

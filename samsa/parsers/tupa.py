@@ -1,7 +1,5 @@
-"""The ``tupa`` parser: an external TUPA installation (Hershcovich et al. 2017), run as a subprocess.
-
-More: docs/architecture.md, "Module notes", ``samsa.parsers.tupa``.
-"""
+"""The ``tupa`` parser: an external TUPA installation (Hershcovich et al. 2017), run as a subprocess. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Everything the report shows, computed once into one JSON-friendly dict (the page only renders it).
-
-More: docs/architecture.md, "Module notes", ``samsa.report.build``.
-"""
+"""Everything the report shows, computed once into one JSON-friendly dict (the page only renders it). More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""What the report's per-sentence explorer shows: a source's Scenes and, per system, how each scored.
-
-More: docs/architecture.md, "Module notes", ``samsa.report.explain``.
-"""
+"""What the report's per-sentence explorer shows: a source's Scenes and, per system, how each scored. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

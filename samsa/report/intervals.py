@@ -1,7 +1,5 @@
-"""Bootstrap intervals and paired significance for ``samsa evaluate -ci / --paired-bs``.
-
-More: docs/architecture.md, "Module notes", ``samsa.report.intervals``.
-"""
+"""Bootstrap intervals and paired significance for ``samsa evaluate -ci / --paired-bs``. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

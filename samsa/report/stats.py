@@ -1,7 +1,5 @@
-"""Bootstrap confidence intervals and paired-bootstrap significance over sufficient statistics.
-
-More: docs/architecture.md, "Module notes", ``samsa.report.stats``.
-"""
+"""Bootstrap confidence intervals and paired-bootstrap significance over sufficient statistics. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

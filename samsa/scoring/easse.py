@@ -1,7 +1,5 @@
-"""SAMSA exactly as the EASSE toolkit computes it (``compat="easse"``), quirks included.
-
-More: docs/architecture.md, "Module notes", ``samsa.scoring.easse``.
-"""
+"""SAMSA exactly as the EASSE toolkit computes it (``compat="easse"``), quirks included. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

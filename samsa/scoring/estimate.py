@@ -1,8 +1,6 @@
-"""The all-manual corpus score from parsed scores and a sample of manual ones: prediction-powered estimation under
-a known sampling design (docs/validity.md, "From a parsed score to a manual one").
-
-More: docs/architecture.md, "Module notes", ``samsa.scoring.estimate``.
-"""
+"""The all-manual corpus score from parsed scores and a sample of manual ones: prediction-powered estimation under a
+known sampling design (docs/validity.md, "From a parsed score to a manual one"). More: docs/architecture.md, "Module
+notes"."""
 
 from __future__ import annotations
 

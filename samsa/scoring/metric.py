@@ -1,7 +1,4 @@
-"""The SAMSA metric object and the EASSE-compatible function API.
-
-More: docs/architecture.md, "Module notes", ``samsa.scoring.metric``.
-"""
+"""The SAMSA metric object and the EASSE-compatible function API. More: docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

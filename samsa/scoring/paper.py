@@ -1,7 +1,4 @@
-"""SAMSA as the paper defines it (``compat="paper"``, the default).
-
-More: docs/architecture.md, "Module notes", ``samsa.scoring.paper``.
-"""
+"""SAMSA as the paper defines it (``compat="paper"``, the default). More: docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

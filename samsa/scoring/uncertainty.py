@@ -1,7 +1,5 @@
-"""Parse uncertainty: how far parsed SAMSA moves over the trees the parser finds plausible (docs/validity.md).
-
-More: docs/architecture.md, "Module notes", ``samsa.scoring.uncertainty``.
-"""
+"""Parse uncertainty: how far parsed SAMSA moves over the trees the parser finds plausible (docs/validity.md). More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Manual vs parser UCCA annotations: how much does SAMSA change when the graphs are parsed?
-
-More: docs/architecture.md, "Module notes", ``samsa.studies.compare``.
-"""
+"""Manual vs parser UCCA annotations: how much does SAMSA change when the graphs are parsed? More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Correlation between metric scores and human judgments (scipy), with stated p-values.
-
-More: docs/architecture.md, "Module notes", ``samsa.studies.correlation``.
-"""
+"""Correlation between metric scores and human judgments (scipy), with stated p-values. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The HSplit benchmark: lexical metrics of system outputs on the 359 TurkCorpus/HSplit sources.
-
-More: docs/architecture.md, "Module notes", ``samsa.studies.hsplit``.
-"""
+"""The HSplit benchmark: lexical metrics of system outputs on the 359 TurkCorpus/HSplit sources. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

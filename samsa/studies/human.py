@@ -1,7 +1,4 @@
-"""Loaders of the human-judgment benchmarks into tidy pandas DataFrames.
-
-More: docs/architecture.md, "Module notes", ``samsa.studies.human``.
-"""
+"""Loaders of the human-judgment benchmarks into tidy pandas DataFrames. More: docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

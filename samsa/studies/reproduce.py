@@ -1,7 +1,5 @@
-"""Reproductions of published evaluation tables from the releases under a data root (README, "Getting the data").
-
-More: docs/architecture.md, "Module notes", ``samsa.studies.reproduce``.
-"""
+"""Reproductions of published evaluation tables from the releases under a data root (README, "Getting the data"). More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

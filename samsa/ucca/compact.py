@@ -1,8 +1,5 @@
 """A passage held in the two tables networkx keeps for a graph, without networkx: what the built-in parser hands
-scoring.
-
-More: docs/architecture.md, "Module notes", ``samsa.ucca.compact``.
-"""
+scoring. More: docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The standard UCCA evaluation measure, plus the scene-level scores SAMSA depends on.
-
-More: docs/architecture.md, "Module notes", ``samsa.ucca.evaluation``.
-"""
+"""The standard UCCA evaluation measure, plus the scene-level scores SAMSA depends on. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""The UCCA graph model: a passage is a :class:`networkx.DiGraph`.
-
-More: docs/architecture.md, "Module notes", ``samsa.ucca.graph``.
-"""
+"""The UCCA graph model: a passage is a :class:`networkx.DiGraph`. More: docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Queries over a UCCA graph (see :mod:`samsa.ucca.graph`): scenes, relations, centers.
-
-More: docs/architecture.md, "Module notes", ``samsa.ucca.queries``.
-"""
+"""Queries over a UCCA graph (see :mod:`samsa.ucca.graph`): scenes, relations, centers. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

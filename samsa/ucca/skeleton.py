@@ -1,7 +1,5 @@
-"""The Scene skeleton: the part of a UCCA graph that SAMSA reads, as a small data structure.
-
-More: docs/architecture.md, "Module notes", ``samsa.ucca.skeleton``.
-"""
+"""The Scene skeleton: the part of a UCCA graph that SAMSA reads, as a small data structure. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""The last step of writing a skeleton (:mod:`samsa.ucca.skeleton_write`): every unit gets a word of its own.
-
-More: docs/architecture.md, "Module notes", ``samsa.ucca.skeleton_repair``.
-"""
+"""The last step of writing a skeleton (:mod:`samsa.ucca.skeleton_write`): every unit gets a word of its own. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

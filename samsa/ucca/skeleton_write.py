@@ -1,7 +1,5 @@
-"""A :class:`~samsa.ucca.skeleton.Skeleton` written back as a valid UCCA passage.
-
-More: docs/architecture.md, "Module notes", ``samsa.ucca.skeleton_write``.
-"""
+"""A :class:`~samsa.ucca.skeleton.Skeleton` written back as a valid UCCA passage. More: docs/architecture.md, "Module
+notes"."""
 
 from __future__ import annotations
 

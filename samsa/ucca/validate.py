@@ -1,7 +1,5 @@
-"""Structural validation of a UCCA passage graph, run on every passage samsa loads or receives from a parser.
-
-More: docs/architecture.md, "Module notes", ``samsa.ucca.validate``.
-"""
+"""Structural validation of a UCCA passage graph, run on every passage samsa loads or receives from a parser. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

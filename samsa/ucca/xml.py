@@ -1,7 +1,5 @@
-"""Read and write UCCA XML: the standard format and the older annotation-site format.
-
-More: docs/architecture.md, "Module notes", ``samsa.ucca.xml``.
-"""
+"""Read and write UCCA XML: the standard format and the older annotation-site format. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""A small, hostile-input-safe XML element reader that remembers line numbers.
-
-More: docs/architecture.md, "Module notes", ``samsa.ucca.xmlsafe``.
-"""
+"""A small, hostile-input-safe XML element reader that remembers line numbers. More: docs/architecture.md, "Module
+notes"."""
 
 from __future__ import annotations
 

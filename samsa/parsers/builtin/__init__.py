@@ -1,7 +1,5 @@
-"""The ``builtin`` parser: a span-based UCCA parser trained by ``lab/train.py``, CPU-only.
-
-More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin``.
-"""
+"""The ``builtin`` parser: a span-based UCCA parser trained by ``lab/train.py``, CPU-only. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

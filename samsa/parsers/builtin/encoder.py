@@ -1,7 +1,5 @@
-"""A frozen contextual encoder for the ``accurate`` pipeline: all-MiniLM-L6-v2 in numpy.
-
-More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.encoder``.
-"""
+"""A frozen contextual encoder for the ``accurate`` pipeline: all-MiniLM-L6-v2 in numpy. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Vocabulary and per-token input features of the built-in parser (numpy only: no PyTorch at inference).
-
-More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.features``.
-"""
+"""Vocabulary and per-token input features of the built-in parser (numpy only: no PyTorch at inference). More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

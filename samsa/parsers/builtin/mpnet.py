@@ -1,7 +1,5 @@
 """A stronger frozen encoder for the parser (``train --encoder mpnet``): all-mpnet-base-v2's first layers, in numpy.
-
-More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.mpnet``.
-"""
+More: docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

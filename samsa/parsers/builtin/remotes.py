@@ -1,7 +1,5 @@
-"""Remote edges: candidate (scene, unit) pairs, their gold labels, and adding predicted ones to a graph.
-
-More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.remotes``.
-"""
+"""Remote edges: candidate (scene, unit) pairs, their gold labels, and adding predicted ones to a graph. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

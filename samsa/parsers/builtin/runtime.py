@@ -1,7 +1,5 @@
-"""The parser network at inference time, in numpy: embeddings, a 2-layer BiLSTM and two MLPs.
-
-More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.runtime``.
-"""
+"""The parser network at inference time, in numpy: embeddings, a 2-layer BiLSTM and two MLPs. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

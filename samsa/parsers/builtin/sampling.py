@@ -1,7 +1,5 @@
-"""Trees drawn from the parser's distribution (perturb-and-MAP), for parse uncertainty (numpy only).
-
-More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.sampling``.
-"""
+"""Trees drawn from the parser's distribution (perturb-and-MAP), for parse uncertainty (numpy only). More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""Features of a parser that reads no spaCy model (German): word shapes and character n-grams (numpy only).
-
-More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.subwords``.
-"""
+"""Features of a parser that reads no spaCy model (German): word shapes and character n-grams (numpy only). More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""UCCA graphs <-> labeled span trees, the representation the built-in parser predicts.
-
-More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.tree``.
-"""
+"""UCCA graphs <-> labeled span trees, the representation the built-in parser predicts. More: docs/architecture.md,
+"Module notes"."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""One main relation per Scene: the cheapest repair of a decoded tree that the network's own scores allow.
-
-More: docs/architecture.md, "Module notes", ``samsa.parsers.builtin.wellformed``.
-"""
+"""One main relation per Scene: the cheapest repair of a decoded tree that the network's own scores allow. More:
+docs/architecture.md, "Module notes"."""
 
 from __future__ import annotations
 
