@@ -4,8 +4,10 @@ notes"."""
 from __future__ import annotations
 
 import configparser
+import json
 import os
 from dataclasses import dataclass
+from importlib import resources
 from os import PathLike
 from pathlib import Path
 
@@ -22,10 +24,6 @@ __all__ = [
     "get_refs_sents",
     "get_test_set",
 ]
-
-_TS = "easse/test_sets"
-_GPL = "GPL-3.0 (EASSE release)"
-_CCBYSA = "CC BY-SA 4.0 (ASSET)"
 
 
 @dataclass(frozen=True)
@@ -51,160 +49,11 @@ class TestSet:
     language: str = DEFAULT_LANGUAGE
 
 
-def _turk(split: str) -> TestSet:
-    return TestSet(
-        f"turkcorpus_{'test' if split == 'test' else 'valid'}",
-        f"{_TS}/turkcorpus/{split}.truecase.detok.orig",
-        tuple(f"{_TS}/turkcorpus/{split}.truecase.detok.simp.{k}" for k in range(8)),
-        f"TurkCorpus {split} (Xu et al. 2016), detokenized truecased, 8 references",
-        _GPL,
-    )
-
-
-def _turk_legacy(split: str) -> TestSet:
-    return TestSet(
-        f"turkcorpus_{'test' if split == 'test' else 'valid'}_legacy",
-        f"{_TS}/turkcorpus/legacy/{split}.8turkers.tok.norm",
-        tuple(f"{_TS}/turkcorpus/legacy/{split}.8turkers.tok.turk.{k}" for k in range(8)),
-        f"TurkCorpus {split}, the original tokenized lowercased files, 8 references",
-        _GPL,
-        tokenized=True,
-    )
-
-
-def _asset(split: str) -> TestSet:
-    return TestSet(
-        f"asset_{split}",
-        f"{_TS}/asset/asset.{split}.orig",
-        tuple(f"{_TS}/asset/asset.{split}.simp.{k}" for k in range(10)),
-        f"ASSET {split} (Alva-Manchego et al. 2020), 10 references",
-        _CCBYSA,
-    )
-
-
+#: every named test set (package data: ``test_sets.json``), files relative to the data root
 TEST_SETS: dict[str, TestSet] = {
-    t.name: t
-    for t in (
-        _turk("test"),
-        _turk("tune"),
-        _turk_legacy("test"),
-        _turk_legacy("tune"),
-        _asset("test"),
-        _asset("valid"),
-        TestSet(
-            "hsplit_test",
-            f"{_TS}/hsplit/hsplit.tok.src",
-            tuple(f"{_TS}/hsplit/hsplit.tok.{k}" for k in range(1, 5)),
-            "HSplit (Sulem et al. 2018): the 359 TurkCorpus test sources, 4 sentence-splitting references "
-            "(tokenized, lowercased)",
-            "CC BY-SA 3.0",
-            tokenized=True,
-        ),
-        TestSet(
-            "pwkp_test",
-            f"{_TS}/pwkp/pwkp.test.orig",
-            (f"{_TS}/pwkp/pwkp.test.simp",),
-            "PWKP test (Zhu et al. 2010), 1 reference",
-            _GPL,
-        ),
-        TestSet(
-            "pwkp_valid",
-            f"{_TS}/pwkp/pwkp.valid.orig",
-            (f"{_TS}/pwkp/pwkp.valid.simp",),
-            "PWKP validation, 1 reference",
-            _GPL,
-        ),
-        TestSet(
-            "qats_test",
-            f"{_TS}/qats/qats.test.orig",
-            (f"{_TS}/qats/qats.test.simp",),
-            "QATS 2016 shared task test pairs; the 'reference' is the rated simplification",
-            _GPL,
-        ),
-        TestSet(
-            "wikisplit_test",
-            f"{_TS}/wikisplit/wikisplit.test.untok.orig",
-            (f"{_TS}/wikisplit/wikisplit.test.untok.split",),
-            "WikiSplit test (Botha et al. 2018), 5,000 pairs; references split with <::::>",
-            "CC BY-SA 4.0",
-            separator="<::::>",
-        ),
-        TestSet(
-            "wikisplit_valid",
-            f"{_TS}/wikisplit/wikisplit.valid.untok.orig",
-            (f"{_TS}/wikisplit/wikisplit.valid.untok.split",),
-            "WikiSplit validation; references split with <::::>",
-            "CC BY-SA 4.0",
-            separator="<::::>",
-        ),
-    )
+    d["name"]: TestSet(**{**d, "refs": tuple(d["refs"])})
+    for d in json.loads((resources.files("samsa") / "test_sets.json").read_text(encoding="utf-8"))
 }
-
-_TS_DE = "easse_de/test_sets"
-_EASSE_DE = "GPL-3.0 (EASSE-DE release)"
-
-
-def _german(name: str, orig: str, ref: str, description: str, licence: str, separator: str | None = None) -> TestSet:
-    return TestSet(
-        name, f"{_TS_DE}/{orig}", (f"{_TS_DE}/{ref}",), description, licence, separator=separator, language="de"
-    )
-
-
-GERMAN_TEST_SETS = (
-    _german(
-        "bisect_de_test",
-        "BiSECT/BiSECT_test.org",
-        "BiSECT/BiSECT_test.simp",
-        "BiSECT German split-and-rephrase test (Kim et al. 2021), 735 pairs, tokenized, umlauts stripped; "
-        "references split with _SPLIT_",
-        _EASSE_DE,
-        "_SPLIT_",
-    ),
-    _german(
-        "bisect_de_valid",
-        "BiSECT/BiSEC_valid.org",
-        "BiSECT/BiSEC_valid.simp",
-        "BiSECT German validation, 864 pairs; references split with _SPLIT_",
-        _EASSE_DE,
-        "_SPLIT_",
-    ),
-    _german(
-        "deplain_web_test",
-        "DEplain-web/manual-public/DEplain-web-manual-public.test.org",
-        "DEplain-web/manual-public/DEplain-web-manual-public.test.simp",
-        "DEplain-web manual-public test (Stodden et al. 2023), 1,846 manually aligned pairs, 1 reference",
-        _EASSE_DE,
-    ),
-    _german(
-        "geolino_test",
-        "geolino/geolino.test.org",
-        "geolino/geolino.test.simp",
-        "GEOlino test (Mallinson et al. 2020), 663 pairs, 1 reference",
-        _EASSE_DE,
-    ),
-    _german(
-        "geolino_valid",
-        "geolino/geolino.valid.org",
-        "geolino/geolino.valid.simp",
-        "GEOlino validation, 535 pairs, 1 reference",
-        _EASSE_DE,
-    ),
-    _german(
-        "textcomplexityde_test",
-        "TextComplexityDE/TextComplexityDE_test.org",
-        "TextComplexityDE/TextComplexityDE_test.simp",
-        "TextComplexityDE test (Naderi et al. 2019), 249 pairs, 1 reference",
-        "MIT (TextComplexityDE)",
-    ),
-    _german(
-        "abgb_test",
-        "ABGB/ABGB_test.org",
-        "ABGB/ABGB_test.simp",
-        "ABGB (Austrian civil code) test, 448 pairs: the 1811 text and its simplification",
-        _EASSE_DE,
-    ),
-)
-TEST_SETS.update((t.name, t) for t in GERMAN_TEST_SETS)
 
 #: Short names users type, as in the issue tracker and papers.
 ALIASES = {

@@ -114,20 +114,8 @@ def _participant_edit(p: Participant, e: Edit, centers: tuple[Center, ...]) -> P
 
 #: every edit by name (the page's buttons and keys: ``assets/keys.json``)
 EDITS = frozenset(
-    {
-        "new_scene",
-        "delete_scene",
-        "set_main",
-        "set_words",
-        "add_participant",
-        "add_remote_participant",
-        "add_scene_participant",
-        "remove_participant",
-        "recentre",
-        "toggle_remote",
-        "make_implicit",
-        "link_scene",
-    }
+    "new_scene delete_scene set_main set_words add_participant add_remote_participant add_scene_participant "
+    "remove_participant recentre toggle_remote make_implicit link_scene".split()
 )
 
 #: edits that act on one participant of the Scene

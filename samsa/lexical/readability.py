@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from importlib import resources
 from typing import Any
 
 from samsa.errors import ConfigError
@@ -28,72 +30,11 @@ __all__ = [
 
 FKGL_VARIANTS = ("easse", "corrected")
 
-# Exceptions of the nltk_contrib readability syllable counter (also used by DRESS and
-# EASSE): words whose syllable count the vowel-group heuristic gets wrong.
-_SPECIAL_WORDS = {
-    "the": 1,
-    "tottered": 2,
-    "chummed": 1,
-    "peeped": 1,
-    "moustaches": 2,
-    "shamefully": 3,
-    "messieurs": 2,
-    "satiated": 4,
-    "sailmaker": 4,
-    "sheered": 1,
-    "disinterred": 3,
-    "propitiatory": 6,
-    "bepatched": 2,
-    "particularized": 5,
-    "caressed": 2,
-    "trespassed": 2,
-    "sepulchre": 3,
-    "flapped": 1,
-    "hemispheres": 3,
-    "pencilled": 2,
-    "motioned": 2,
-    "poleman": 2,
-    "slandered": 2,
-    "sombre": 2,
-    "etc": 4,
-    "sidespring": 2,
-    "mimes": 1,
-    "effaces": 2,
-    "mr": 2,
-    "mrs": 2,
-    "ms": 1,
-    "dr": 2,
-    "st": 1,
-    "sr": 2,
-    "jr": 2,
-    "truckle": 2,
-    "foamed": 1,
-    "fringed": 2,
-    "clattered": 2,
-    "capered": 2,
-    "mangroves": 2,
-    "suavely": 2,
-    "reclined": 2,
-    "brutes": 1,
-    "effaced": 2,
-    "quivered": 2,
-    "h'm": 1,
-    "veriest": 3,
-    "sententiously": 4,
-    "deafened": 2,
-    "manoeuvred": 3,
-    "unstained": 2,
-    "gaped": 1,
-    "stammered": 2,
-    "shivered": 2,
-    "discoloured": 3,
-    "gravesend": 2,
-    "60": 2,
-    "lb": 1,
-    "unexpressed": 3,
-    "greyish": 2,
-    "unostentatious": 5,
-}
+# Exceptions of the nltk_contrib readability syllable counter (also used by DRESS and EASSE): words whose syllable
+# count the vowel-group heuristic gets wrong (package data)
+_SPECIAL_WORDS: dict[str, int] = json.loads(
+    (resources.files("samsa.lexical") / "syllable_exceptions.json").read_text(encoding="utf-8")
+)
 _SUBTRACT = [re.compile(p) for p in ("cial", "tia", "cius", "cious", "gui", "ion", "iou", "sia$", ".ely$")]
 _ADD = [
     re.compile(p)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -19,36 +21,9 @@ __all__ = [
 
 #: acl2018 .ods system names -> output files, relative to the data root
 #: (the layout of README's "Getting the data"). "Identity" is the source itself.
-ACL2018_SYSTEM_FILES = {
-    "Identity": "turkcorpus/data/turkcorpus/test.8turkers.tok.norm",
-    "Simple Wikipedia": "turkcorpus/data/turkcorpus/test.8turkers.tok.simp",
-    "NTS-h1 (with the default model instead of w2v)": "acl2018/Evaluation_system_outputs/NTS-h1_default_model",
-    "NTSh1": "acl2018/Evaluation_system_outputs/NTS-h1_w2v_model",
-    "NTS-h4 (with the default model instead of w2v)": "acl2018/Evaluation_system_outputs/NTS-h4_default_model",
-    "NTSh4": "acl2018/Evaluation_system_outputs/NTS-h4_w2v_model",
-    "DSS": "acl2018/Evaluation_system_outputs/DSS",
-    "DSSm": "acl2018/Evaluation_system_outputs/DSS^m",
-    "HYBRID": "easse/system_outputs/turkcorpus/test/tok.low/Hybrid.tok.low",
-    "SENTS-h1 (with the default model instead of w2v)": "acl2018/Evaluation_system_outputs/SENTS-h1_default_model",
-    "SENTSm-h1 (with the default model instead of w2v)": "acl2018/Evaluation_system_outputs/SENTS-h1^m_default_model",
-    "SENTS-h1": "acl2018/Evaluation_system_outputs/SENTS-h1_w2v_model",
-    "SENTSm-h1": "acl2018/Evaluation_system_outputs/SENTS-h1^m_w2v_model",
-    "SENTS-h4 (with the default model instead of w2v)": "acl2018/Evaluation_system_outputs/SENTS-h4_default_model",
-    "SENTSm-h4 (with the default model instead of w2v)": "acl2018/Evaluation_system_outputs/SENTS-h4^m_default_model",
-    "SENTS-h4": "acl2018/Evaluation_system_outputs/SENTS-h4_w2v_model",
-    "SENTSm-h4": "acl2018/Evaluation_system_outputs/SENTS-h4^m_w2v_model",
-    "Moses": "acl2018/Evaluation_system_outputs/Moses",
-    "MosesLM": "acl2018/All_system_outputs/Moses_LM_all",
-    "SEMosesm": "acl2018/Evaluation_system_outputs/SEMoses^m",
-    "SEMosesLMm": "acl2018/Evaluation_system_outputs/SEMoses_LM^m",
-    "SEMoses": "acl2018/Evaluation_system_outputs/SEMoses",
-    "SEMosesLM": "acl2018/Evaluation_system_outputs/SEMoses_LM",
-    "SETrain1-Moses": "acl2018/Evaluation_system_outputs/SETrain1-Moses",
-    "SETrain1-MosesLM": "acl2018/Evaluation_system_outputs/SETrain1-Moses_LM",
-    "SETrain2-Moses": "acl2018/Evaluation_system_outputs/SETrain2-Moses",
-    "SETrain2-MosesLM": "acl2018/Evaluation_system_outputs/SETrain2-Moses_LM",
-    "SBMT-SARI": "turkcorpus/data/systemoutputs/sari30it.test.output.1best",
-}
+ACL2018_SYSTEM_FILES: dict[str, str] = json.loads(
+    (resources.files("samsa.studies") / "acl2018_systems.json").read_text(encoding="utf-8")
+)
 
 
 def _read_ods(path: str | PathLike[str]) -> Any:
