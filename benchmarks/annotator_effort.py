@@ -2,6 +2,13 @@
 
 Usage:
     python benchmarks/annotator_effort.py [--plans 20]      # writes benchmarks/results/annotator_effort.json
+    python benchmarks/annotator_effort.py --speed           # writes benchmarks/results/annotator_speed.json
+
+Speed (``--speed``): a save's latency through the server (HTTP on 127.0.0.1, the median of 100 saves of one
+line, alternated between the two servers) with 5 and with 5,000 lines to annotate, each line's file already in
+the folder; and the live estimate on an HSplit-sized plan (the 359 TurkCorpus test sources, the four HSplit
+references as systems, a 20% plan, each drawn line annotated with its own parse's skeleton), the median of 5
+updates once the lines' parse is done.
 
 Effort: on Wiki test, 20K test (the ``fast`` pipeline) and German-20K test (``de``), every line's one-best parse
 (the gold tokens) is read as a skeleton, as the page pre-fills it, and :func:`lab.annotator_effort.script` counts
@@ -139,10 +146,109 @@ def _ucca_loads(paths: list[Path]) -> int | None:
     return sum(file2passage(str(p)) is not None for p in paths)
 
 
+def save_latencies(sizes: tuple[int, ...], tmp: Path, rounds: int = 100) -> dict[int, float]:
+    """The median seconds of a save of one line through the server, for each number of lines to annotate (each
+    line's file already in the folder): one server each, their saves alternated so that the machine's drift hits
+    every size alike."""
+    import http.client
+    import json
+    import threading
+    import time
+
+    from samsa.annotate.server import AnnotateServer
+    from samsa.annotate.workspace import Line, Workspace
+    from samsa.ucca.skeleton import skeleton_of
+    from samsa.ucca.skeleton_write import skeleton_xml
+    from samsa.ucca.xml import load_passage
+
+    sk = skeleton_of(load_passage(Path(__file__).resolve().parents[1] / "fixtures/ucca/paper/1_john_home_call.xml"))
+    body = json.dumps({"scenes": sk.to_json()["scenes"]}).encode()
+    servers = {}
+    for n in sizes:
+        out = tmp / f"lines{n}"
+        out.mkdir()
+        lines = []
+        for k in range(1, n + 1):
+            lines.append(Line(k, " ".join(sk.tokens), sk._replace(passage_id=str(k)), {}))
+            (out / f"{k}.xml").write_bytes(skeleton_xml(sk._replace(passage_id=str(k)), draft=True))
+        servers[n] = AnnotateServer(0, Workspace(lines, out))
+        threading.Thread(target=servers[n].serve_forever, daemon=True).start()
+    walls: dict[int, list[float]] = {n: [] for n in sizes}
+    for _ in range(rounds):
+        for n, server in servers.items():
+            head = {"Host": f"127.0.0.1:{server.port}", "X-Samsa-Token": server.token,
+                    "Content-Type": "application/json", "Content-Length": str(len(body))}  # fmt: skip
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            start = time.perf_counter()
+            conn.request("POST", f"/api/line/{n // 2 + 1}", body=body, headers=head)
+            answer = conn.getresponse()
+            answer.read()
+            walls[n].append(time.perf_counter() - start)
+            conn.close()
+            assert answer.status == 200, answer.status
+    for server in servers.values():
+        server.shutdown()
+    return {n: median(w) for n, w in walls.items()}
+
+
+def live_estimate_latency(tmp: Path) -> dict[str, Any]:
+    """The live estimate's update on an HSplit-sized plan, once the lines' parse is done (median of 5)."""
+    import time
+
+    from _data import HSPLIT_SOURCES, HSPLIT_SYSTEMS
+
+    from samsa.cli import main
+    from samsa.cli.common import AlignerChoice, Runtime
+    from samsa.cli.planned import LiveEstimate
+    from samsa.engine.corpus import parse_corpus
+    from samsa.engine.plan import read_plan
+    from samsa.engine.uncertainty import run_doubt
+    from samsa.languages import get_language
+    from samsa.registry import get_parser
+    from samsa.ucca.xml import to_standard_xml
+
+    plan_path, ann = tmp / "plan.json", tmp / "ann"
+    ann.mkdir()
+    argv = ["sample", "--source", str(HSPLIT_SOURCES), *map(str, HSPLIT_SYSTEMS), "-o", str(plan_path), "-q"]
+    assert main([*argv, "--budget", "0.2", "--no-cache", "--seed", "1"]) == 0
+    sources = HSPLIT_SOURCES.read_text(encoding="utf-8").splitlines()
+    plan = read_plan(plan_path, str(HSPLIT_SOURCES), sources)
+    parser = get_parser("builtin")
+    for k, g in zip(plan.drawn, parse_corpus(parser, [sources[k - 1] for k in plan.drawn]), strict=True):
+        (ann / f"{k}.xml").write_bytes(to_standard_xml(g))
+    config = AlignerChoice().samsa_config(get_language("en"), parser, splitter="rule.v2")
+    systems = {p.name: p.read_text(encoding="utf-8").splitlines() for p in HSPLIT_SYSTEMS}
+    live = LiveEstimate(plan, str(ann), (str(HSPLIT_SOURCES), sources), systems,
+                        (config, run_doubt(parser, wanted=True)), Runtime(use_cache=False, quiet=True))  # fmt: skip
+    start = time.perf_counter()
+    live.prepare()
+    prepared = time.perf_counter() - start
+    walls = []
+    for _ in range(5):
+        start = time.perf_counter()
+        live()
+        walls.append(time.perf_counter() - start)
+    return {"lines": len(sources), "drawn": len(plan.drawn), "prepare_s": round(prepared, 2),
+            "update_s": round(median(walls), 3)}  # fmt: skip
+
+
+def speed() -> dict[str, Any]:
+    tmp = Path(tempfile.mkdtemp(prefix="samsa-annotate-speed-"))
+    saves = save_latencies((5, 5000), tmp)
+    few, many = saves[5], saves[5000]
+    return {"command": "python benchmarks/annotator_effort.py --speed",
+            "save_s": {"5_lines": round(few, 4), "5000_lines": round(many, 4), "ratio": round(many / few, 2)},
+            "live_estimate": live_estimate_latency(tmp)}  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--plans", type=int, default=20)
+    ap.add_argument("--speed", action="store_true", help="time saves and the live estimate instead")
     args = ap.parse_args()
+    if args.speed:
+        print(write_json("annotator_speed.json", speed()))
+        return
     result: dict[str, Any] = {"command": "python benchmarks/annotator_effort.py " + " ".join(sys.argv[1:])}
     for name, pipeline in SETS.items():
         counts, kinds = efforts(name, pipeline)
