@@ -353,16 +353,20 @@ def test_a_stale_save_is_refused_then_reloaded(source, browser, tmp_path):
         a.stop()
 
 
+def _clear_scenes(page) -> None:
+    """Every Scene of the open line deleted, one by one, and the selection cleared."""
+    while page.locator(".scene").count():
+        page.click(".scene[data-scene='0'] h2")
+        page.keyboard.press("X")
+        _settled(page)
+    page.keyboard.press("Escape")
+
+
 def test_each_meaningless_structure_is_refused_on_the_page(source, browser, tmp_path):
     a = Annotator(source, tmp_path / "refused", "1")
     try:
         page = _page(browser, a.url)
-        scenes = lambda: page.locator(".scene").count()  # noqa: E731
-        while scenes():
-            page.click(".scene[data-scene='0'] h2")
-            page.keyboard.press("X")
-            _settled(page)
-        page.keyboard.press("Escape")
+        _clear_scenes(page)
         page.keyboard.press("n")  # nothing selected: an implicit Scene without words, which cannot be saved yet
         _settled(page)
         assert "has no words" in page.inner_text("#banner")
@@ -392,11 +396,7 @@ def test_a_scene_with_an_implicit_main_relation_is_linked(source, browser, tmp_p
     a = Annotator(source, tmp_path / "implicit", "1")
     try:
         page = _page(browser, a.url)
-        while page.locator(".scene").count():
-            page.click(".scene[data-scene='0'] h2")
-            page.keyboard.press("X")
-            _settled(page)
-        page.keyboard.press("Escape")
+        _clear_scenes(page)
         page.keyboard.press("n")
         _select(page, [3])
         page.keyboard.press("a")  # the implicit Scene's participant: "home"

@@ -17,14 +17,14 @@ DESCRIPTION = """\
 Annotate the Scenes of source lines in the browser: each line shows its words and its
 parse's Scenes (main relation and participants highlighted) and the parse's doubt;
 correct them with the mouse or the keys (docs/annotate.md). Every change is saved at
-once to DIR/N.xml for line N: a standard UCCA file holding the Scene skeleton, which
-`samsa score --source FILE --ucca DIR` reads (with --plan: the estimate). Reopening
-resumes; a file another tool wrote is replaced only when you say so on the page. With
---plan and the systems' files, the page shows each system's estimate once every drawn
-line is annotated.
+once to DIR/N.xml for line N, a draft until you mark the line done (Enter): a standard
+UCCA file holding the Scene skeleton, which `samsa score --source FILE --ucca DIR`
+reads (with --plan: the estimate, from done lines only). Reopening resumes; a file
+another tool wrote is replaced only when you say so on the page. With --plan and the
+systems' files, the page shows each system's estimate once every drawn line is done.
 
-The server listens on 127.0.0.1 only and prints its URL with a token on one line;
-Ctrl-C stops it.
+The server listens on 127.0.0.1 only and prints its URL with a token on one line (the
+token is kept in DIR: a restart keeps an open tab working); Ctrl-C stops it.
 
 examples:
   samsa annotate --source src.txt --plan plan.json --out annotated/ sys1.txt sys2.txt
