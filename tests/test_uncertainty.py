@@ -317,3 +317,26 @@ def test_a_pipeline_without_a_calibration_is_refused_in_one_line(tmp_path):
         parser_calibration(Weights())
     with pytest.raises(ConfigError, match="needs the built-in parser"):
         parser_calibration(object())
+
+
+def test_samsa_abl_spreads_over_its_own_tree_scores(fixture_path):
+    """The estimate's floor for SAMSA-abl reads SAMSA-abl's spread over the trees, not SAMSA's: an output whose
+    SAMSA moves from tree to tree (the Scene count, through the non-splitting penalty) while its SAMSA-abl does
+    not has no SAMSA-abl spread; and a run records both per tree."""
+    from samsa.config import SamsaConfig
+    from samsa.engine.corpus import parse_with_doubt
+    from samsa.engine.planned import _spreads
+    from samsa.engine.uncertainty import UncertaintyTotals
+    from samsa.registry import get_parser
+
+    menu = TreeMenu(("a", "b"), (2, 3), (0.5, 0.5))
+    totals = UncertaintyTotals(CAL)
+    totals.add(1, menu, [[50.0, 100 / 3]], [[100.0, 100.0]])
+    assert _spreads(totals, [0]) == [pytest.approx(0.5 * (50 - 100 / 3) ** 2)]
+    assert _spreads(totals, [0], "samsa_abl") == [0.0]
+    config = SamsaConfig(parser=get_parser("builtin"))
+    sources = fixture_path("paper_sources.txt").read_text(encoding="utf-8").splitlines()
+    _, lines, results = parse_with_doubt(config, sources, [sources], CAL, graphs=False)
+    for line, scored in zip(lines, results, strict=True):
+        assert len(line.tree_scores_abl[0]) == len(line.tree_scores[0]) == len(line.menu.weights)
+        assert line.tree_scores_abl[0][0] == scored[0].samsa_abl  # tree 0: the one-best's

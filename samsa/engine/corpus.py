@@ -114,7 +114,7 @@ def parse_with_doubt(
             raise RuntimeError("a parsed line came back without its trees")
         if graphs:
             out.append(_graph(res))
-        doubt.append(LineDoubt(res.menu, res.tree_scores, res.tree_scenes))
+        doubt.append(LineDoubt(res.menu, res.tree_scores, res.tree_scenes, res.tree_scores_abl))
         results.append(scored)
     for k, g in enumerate(out, 1):
         g.graph["passage_id"] = str(k)

@@ -87,7 +87,7 @@ def doubt_totals(calibration: Calibration, lines: Sequence[Any]) -> UncertaintyT
     """The lines' menus and tree scores (:class:`~samsa.engine.uncertainty.LineDoubt`), gathered."""
     doubt = UncertaintyTotals(calibration)
     for k, line in enumerate(lines, 1):
-        doubt.add(k, line.menu, line.tree_scores)
+        doubt.add(k, line.menu, line.tree_scores, line.tree_scores_abl)
     return doubt
 
 
@@ -152,22 +152,24 @@ def _estimate(
         drawn,
         pi,
         method=model.method,
-        predicted_sq=model.predicted_sq(np.array(_spreads(run.doubt, systems)), counts),
+        predicted_sq=model.predicted_sq(np.array(_spreads(run.doubt, systems, key)), counts),
         floor=model.floor,
         bounds=bounds,
         quantile=model.quantile,
     )
 
 
-def _spreads(doubt: UncertaintyTotals, systems: list[int]) -> list[float]:
-    """Per line, the spread over its trees of one system's score (or of the first's minus the second's)."""
+def _spreads(doubt: UncertaintyTotals, systems: list[int], key: str = "samsa") -> list[float]:
+    """Per line, the spread over its trees of one system's ``key`` (or of the first's minus the second's): SAMSA-abl
+    spreads over its own tree scores where the run recorded them."""
     sign = [1.0, -1.0][: len(systems)]
+    abl = key == "samsa_abl" and len(doubt.scores_abl) == len(doubt.scores) and all(doubt.scores_abl)
     return [
         line_spread(
             [sum(g * scores[s][t] for g, s in zip(sign, systems, strict=False)) for t in range(len(m.weights))],
             m.weights,
         )
-        for m, scores in zip(doubt.menus, doubt.scores, strict=True)
+        for m, scores in zip(doubt.menus, doubt.scores_abl if abl else doubt.scores, strict=True)
     ]
 
 

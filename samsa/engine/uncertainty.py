@@ -87,6 +87,7 @@ class LineDoubt(NamedTuple):
     menu: TreeMenu
     tree_scores: list[list[float]]
     tree_scenes: tuple[tuple[str, ...], ...] = ()
+    tree_scores_abl: list[list[float]] = []  # noqa: RUF012  # per system, SAMSA-abl on each tree (never mutated)
 
 
 def line_interval(menu: TreeMenu, scores: Sequence[float], calibration: Calibration) -> dict[str, float]:
@@ -103,14 +104,19 @@ class UncertaintyTotals:
     menus: list[TreeMenu] = field(default_factory=list)
     scores: list[list[list[float]]] = field(default_factory=list)  # per line, per system, per tree
     lines: list[int] = field(default_factory=list)  # each recorded line's 1-based number
+    scores_abl: list[list[list[float]]] = field(default_factory=list)  # the same of SAMSA-abl, where recorded
 
-    def add(self, line: int, menu: TreeMenu | None, tree_scores: list[list[float]]) -> dict[str, Any] | None:
-        """Record line ``line``; returns its ``parse`` object for the first system (None without a menu)."""
+    def add(
+        self, line: int, menu: TreeMenu | None, tree_scores: list[list[float]], abl: list[list[float]] | None = None
+    ) -> dict[str, Any] | None:
+        """Record line ``line`` (``abl``: its SAMSA-abl on each tree); returns its ``parse`` object for the first
+        system (None without a menu)."""
         if menu is None:
             return None
         self.lines.append(line)
         self.menus.append(menu)
         self.scores.append(tree_scores)
+        self.scores_abl.append(abl or [])
         return self.parse_object(menu, tree_scores[0])
 
     def parse_object(self, menu: TreeMenu, scores: Sequence[float]) -> dict[str, Any]:
@@ -150,14 +156,18 @@ class SourceTrees:
     menu: TreeMenu
     structures: dict[Any, Any]
 
-    def scores(self, metric: Any, output: Any, skip: int = 0) -> list[float]:
-        """SAMSA of ``output`` on each of the menu's trees after the first ``skip`` (paper mode): the output is
-        split once, and each (Scene, sentence) pair is aligned once however many trees share the Scene."""
+    def scores(self, metric: Any, output: Any, skip: int = 0, abl: list[float] | None = None) -> list[float]:
+        """SAMSA of ``output`` on each of the menu's trees after the first ``skip`` (paper mode), and its SAMSA-abl
+        appended to ``abl`` when given: the output is split once, and each (Scene, sentence) pair is aligned once
+        however many trees share the Scene."""
         from samsa.scoring.paper import score_paper
 
         sentences = metric.split(output)
         aligner = _OnceAligner(metric.aligner)
-        return [score_paper(None, sentences, aligner, self.structures[k]).samsa for k in self.menu.keys[skip:]]
+        results = [score_paper(None, sentences, aligner, self.structures[k]) for k in self.menu.keys[skip:]]
+        if abl is not None:
+            abl.extend(r.samsa_abl for r in results)
+        return [r.samsa for r in results]
 
     def scene_words(self) -> tuple[tuple[str, ...], ...]:
         """Each of the menu's trees as its Scenes' words (one text a Scene), in menu order: what the report shows

@@ -81,6 +81,7 @@ class ItemResult:
     menu: TreeMenu | None = None  # parse uncertainty: the source's trees (manual UCCA: one)
     tree_scores: list[list[float]] = field(default_factory=list)  # per system, SAMSA on each of the menu's trees
     tree_scenes: tuple[tuple[str, ...], ...] = ()  # with the graph: each menu tree's Scenes, a text each
+    tree_scores_abl: list[list[float]] = field(default_factory=list)  # per system, SAMSA-abl on each tree
 
 
 class Worker:
@@ -253,7 +254,9 @@ class Worker:
             return
         trees = trees_from_structures(structure, drawn, self.job.uncertainty.keep)
         for r, line in zip(res.results, item.outputs, strict=True):
-            res.tree_scores.append([r.samsa, *trees.scores(self.metric, line, skip=1)])
+            abl = [r.samsa_abl]
+            res.tree_scores.append([r.samsa, *trees.scores(self.metric, line, skip=1, abl=abl)])
+            res.tree_scores_abl.append(abl)
         if scenes:
             res.tree_scenes = trees.scene_words()
         # the parent needs each tree's count, weight and scores, not its structure key (the run keeps a menu a line)
