@@ -4,6 +4,12 @@ simulated with gold UCCA playing the annotator.
 Usage:
     python benchmarks/estimate.py [--plans 1000] [--choose]      # estimate.json
     python benchmarks/estimate.py --speed-only [--repeat 5]      # re-times the commands, keeps the rest
+    python benchmarks/estimate.py --small                        # the small-sample study, keeps the rest
+
+``--small``: coverage on the corpus sizes users have (10 random cuts of 100 and of 359 lines, 50 plans each: 500
+plans a cell), at 10% and 20%, for single outputs, pairs and SAMSA-abl; the threshold below which the floor grows
+(``ErrorModel.small``) chosen on the dev sets, the test sets reported with the full sets' width beside the rule's
+absence.
 
 For each gold set (``lab.estimate``: every battery output's manual and parsed SAMSA per line, and each line's
 parse doubt), at budgets of 10% and 20% of the lines, ``--plans`` plans are drawn independently (Poisson
@@ -263,6 +269,83 @@ def speed(repeat: int) -> dict[str, Any]:
             "lines_drawn": len(drawn)}  # fmt: skip
 
 
+#: the small-sample rule's thresholds tried on the dev sets (expected drawn lines below which the floor grows)
+SMALLS = (0.0, 20.0, 40.0, 60.0, 80.0)
+#: the corpus sizes users have, cut at random from each set (10 cuts of 50 plans: 500 plans a cell)
+SIZES = (100, 359)
+
+
+def _cut(table: dict[str, np.ndarray], idx: np.ndarray) -> dict[str, np.ndarray]:
+    """The table of the lines ``idx`` alone."""
+    return {k: v[idx] if k == "weights" or v.ndim == 1 else v[:, idx] for k, v in table.items()}
+
+
+def _kinds(table: dict[str, np.ndarray], coef: list[float]) -> list[dict[str, Any]]:
+    """:func:`quantities`, each with its kind, and SAMSA-abl of every output (its own trees' spread)."""
+    qs = [{**q, "kind": "pairs" if q["pair"] else "single"} for q in quantities(table, coef)]
+    for o in range(table["manual_abl"].shape[0]):
+        qs.append({"name": f"{o}abl", "kind": "abl", "pair": False, "lines": ~np.isnan(table["manual_abl"][o]),
+                   "f": table["parsed_abl"][o], "y": table["manual_abl"][o],
+                   "pred": predicted_sq(coef, table["spread_abl"][o], table["count_error"])})  # fmt: skip
+    return qs
+
+
+def small_cell(name: str, pipeline: str, size: int, budget: float, model: dict[str, Any]) -> dict[str, Any]:
+    """Coverage (pooled, worst) of single outputs, pairs and SAMSA-abl, and the mean width, over 500 plans on 10
+    random cuts of ``size`` lines (the whole set when it is smaller), at ``budget``, under the plan's design."""
+    table = set_table(str(DATA), name, pipeline)
+    rng, n = np.random.default_rng(0), table["manual"].shape[1]
+    share = 1.0 if model["design"] == "uniform" else model["uniform_share"]
+    cover: dict[tuple[str, str], list[bool]] = {}
+    widths = []
+    for c in range(10 if size < n else 1):
+        t = _cut(table, np.sort(rng.choice(n, size=min(size, n), replace=False)))
+        pi = design(t, model["coef"], budget, share)
+        for p in range(50 if size < n else 500):
+            drawn = draw_lines(pi, 10_000 * c + p)
+            for q in _kinds(t, model["coef"]):
+                ok, bounds = q["lines"], (-100.0, 100.0) if q["pair"] else (0.0, 100.0)
+                truth = float(q["y"][ok].mean())
+                e = estimate(q["f"][ok], np.nan_to_num(q["y"][ok]), drawn[ok], pi[ok], method=model["method"],
+                             predicted_sq=q["pred"][ok], floor=model["floor"], bounds=bounds,
+                             small=model.get("small", 0.0))  # fmt: skip
+                cover.setdefault((q["kind"], q["name"]), []).append(e.low - 1e-9 <= truth <= e.high + 1e-9)
+                widths.append(e.high - e.low)
+    out: dict[str, Any] = {"mean_width": round(float(np.mean(widths)), 3)}
+    for kind in ("single", "pairs", "abl"):
+        rates = [float(np.mean(v)) for k, v in cover.items() if k[0] == kind]
+        out[kind] = {"coverage_pooled": round(float(np.mean(rates)), 4), "coverage_worst": round(min(rates), 4)}
+    return out
+
+
+def small_samples(pipelines: list[str]) -> dict[str, Any]:
+    """The small-sample rule: chosen on the dev sets (the smallest threshold of :data:`SMALLS` whose every cell
+    keeps 93% pooled and 90% for the worst, single outputs, pairs and SAMSA-abl), reported on the test sets with
+    the full sets' width beside today's (threshold 0)."""
+    out: dict[str, Any] = {}
+    for pipeline in pipelines:
+        model = dict(shipped(pipeline))
+        trials = {}
+        for small in SMALLS:
+            cells = {f"{s}/{size}/{b}": small_cell(s, pipeline, size, b, {**model, "small": small})
+                     for s in DEV[pipeline] for size in SIZES for b in BUDGETS}  # fmt: skip
+            keeps = all(c[k]["coverage_pooled"] >= 0.93 and c[k]["coverage_worst"] >= 0.90
+                        for c in cells.values() for k in ("single", "pairs", "abl"))  # fmt: skip
+            trials[str(small)] = {"keeps_coverage": keeps, "cells": cells}
+            print(pipeline, small, keeps, file=sys.stderr, flush=True)
+        test = {}
+        for s in TEST[pipeline]:
+            for size in (*SIZES, 10**6):
+                for b in BUDGETS:
+                    cell = small_cell(s, pipeline, size, b, model)
+                    if size == 10**6:
+                        today = small_cell(s, pipeline, size, b, {**model, "small": 0.0})
+                        cell["width_over_no_rule"] = round(cell["mean_width"] / today["mean_width"], 3)
+                    test[f"{s}/{'all' if size == 10**6 else size}/{b}"] = cell
+        out[pipeline] = {"shipped_small": model.get("small"), "dev_trials": trials, "test": test}
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--plans", type=int, default=1000)
@@ -270,7 +353,16 @@ def main() -> None:
     ap.add_argument("--pipelines", nargs="+", default=list(DEV))
     ap.add_argument("--speed-only", action="store_true", help="only the commands' timings (the rest kept)")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--small", action="store_true", help="only the small-sample study (the rest kept)")
     args = ap.parse_args()
+    if args.small:
+        from _data import RESULTS
+
+        kept = json.loads((RESULTS / "estimate.json").read_text(encoding="utf-8"))
+        command = "python benchmarks/estimate.py " + " ".join(sys.argv[1:])
+        kept["small_samples"] = {**kept.get("small_samples", {}), **small_samples(args.pipelines), "command": command}
+        print(write_json("estimate.json", kept))
+        return
     if args.speed_only:
         from _data import RESULTS
 

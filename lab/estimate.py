@@ -33,12 +33,13 @@ CACHE = Path(platformdirs.user_cache_dir("samsa")) / "lab" / "estimate_tables"
 
 def set_table(data: str, name: str, pipeline: str, seed: int = 0) -> dict[str, np.ndarray]:
     """A gold set's table, computed once and kept in the user cache folder (:data:`CACHE`):
-    ``manual``, ``parsed`` (outputs x lines; NaN where an output is not defined), ``spread`` (outputs x lines: the
+    ``manual``, ``parsed`` (outputs x lines; NaN where an output is not defined; ``manual_abl``, ``parsed_abl``,
+    ``trees_abl``, ``spread_abl``: the same of SAMSA-abl), ``spread`` (outputs x lines: the
     expected squared distance between the output's score on a drawn tree and on the one-best, under the calibrated
     menu; ``trees``: each output's score on each of the line's trees, ``weights``: the menu's), ``count_error``
     (lines: the expected distance between the one-best's Scene count and the annotators' under the calibrated count
     distribution), ``tokens`` (lines)."""
-    path = CACHE / f"{name.replace('/', '_')}_{pipeline}_{seed}.npz"
+    path = CACHE / f"{name.replace('/', '_')}_{pipeline}_{seed}_abl.npz"  # with SAMSA-abl's columns
     if path.exists():
         with np.load(path) as z:
             return dict(z)
@@ -54,18 +55,21 @@ def set_table(data: str, name: str, pipeline: str, seed: int = 0) -> dict[str, n
     scores = battery_tree_scores(drawn, ms)
     n = len(gold)
     width = max(len(m.weights) for m in ms)
-    table = {k: np.full((len(BATTERY), n), np.nan) for k in ("manual", "parsed")}
-    table["trees"] = np.full((len(BATTERY), n, width), np.nan)
+    table = {k: np.full((len(BATTERY), n), np.nan) for k in ("manual", "parsed", "manual_abl", "parsed_abl")}
+    for key in ("trees", "trees_abl"):
+        table[key] = np.full((len(BATTERY), n, width), np.nan)
     table["weights"] = np.zeros((n, width))
     for k, m in enumerate(ms):
         table["weights"][k, : len(m.weights)] = m.weights
     for o, out in enumerate(BATTERY):
         rows = scores[out]
-        for k, man, ts in zip(rows["sentences"], rows["manual"], rows["trees"], strict=True):
-            table["manual"][o, k] = man
-            table["parsed"][o, k] = ts[0]
-            table["trees"][o, k, : len(ts)] = ts
+        for suffix in ("", "_abl"):
+            for k, man, ts in zip(rows["sentences"], rows["manual" + suffix], rows["trees" + suffix], strict=True):
+                table["manual" + suffix][o, k] = man
+                table["parsed" + suffix][o, k] = ts[0]
+                table["trees" + suffix][o, k, : len(ts)] = ts
     table["spread"] = spread(table["trees"], table["weights"])
+    table["spread_abl"] = spread(table["trees_abl"], table["weights"])
     table["count_error"] = np.array([count_error(m, cal) for m in ms])
     table["tokens"] = np.array([len(tokens(g)) for g in gold], dtype=float)
     CACHE.mkdir(parents=True, exist_ok=True)

@@ -128,14 +128,18 @@ def battery_tree_scores(d: Drawn, menus_: Sequence[TreeMenu]) -> dict[str, dict[
     outputs = synthetic_outputs(d.gold)
     out: dict[str, dict[str, Any]] = {}
     for name in BATTERY:
-        rows: dict[str, list[Any]] = {"sentences": [], "manual": [], "trees": []}
+        rows: dict[str, list[Any]] = {"sentences": [], "manual": [], "trees": [], "manual_abl": [], "trees_abl": []}
         for k, line in enumerate(outputs[name]):
             if line is None:
                 continue
             sentences = metric.split(line)
             rows["sentences"].append(k)
-            rows["manual"].append(metric.score_graph(d.gold[k], sentences).samsa)
-            rows["trees"].append(replace(d.trees[k], menu=menus_[k]).scores(metric, sentences))
+            manual = metric.score_graph(d.gold[k], sentences)
+            rows["manual"].append(manual.samsa)
+            rows["manual_abl"].append(manual.samsa_abl)
+            abl: list[float] = []
+            rows["trees"].append(replace(d.trees[k], menu=menus_[k]).scores(metric, sentences, abl=abl))
+            rows["trees_abl"].append(abl)
         out[name] = rows
     return out
 

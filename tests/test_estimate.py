@@ -81,6 +81,18 @@ def test_the_floor_keeps_an_error_free_sample_from_collapsing():
     assert floored.se == pytest.approx((0.5 * design_variance(predicted, PI)) ** 0.5)
 
 
+def test_on_few_expected_lines_the_floor_grows_in_proportion():
+    """The small-sample rule (``ErrorModel.small``): with fewer expected drawn lines than ``small`` (here 2.55 of
+    80), the floor is multiplied by ``small`` over that expectation; with as many or more, it is the floor."""
+    xi = np.array([False, True, False, True, False, False])
+    predicted = np.full(6, 20.0**2)
+    base = 0.5 * design_variance(predicted, PI)
+    grown = estimate(PARSED, MANUAL, xi, PI, predicted_sq=predicted, floor=0.5, small=80.0)
+    assert grown.se == pytest.approx((base * 80 / PI.sum()) ** 0.5)
+    same = estimate(PARSED, MANUAL, xi, PI, predicted_sq=predicted, floor=0.5, small=2.0)
+    assert same.se == pytest.approx(base**0.5)
+
+
 def test_inclusion_probabilities_spend_the_budget_and_stay_bounded():
     rng = np.random.default_rng(0)
     errors = rng.exponential(size=200) * (rng.random(200) < 0.2)

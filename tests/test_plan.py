@@ -46,7 +46,7 @@ def test_a_plan_of_every_line_gives_the_manual_score_exactly(corpus, tmp_path, c
     assert (first["estimate"]["samsa"], first["estimate"]["low"], first["estimate"]["high"]) == (75.0, 75.0, 75.0)
     assert first["samsa"] == 75.0  # the headline reads the annotations too (mixed sources)
     assert second["estimate_vs_first"]["difference"] == pytest.approx(second["estimate"]["samsa"] - 75.0)
-    assert first["estimate"]["signature"].startswith("estimate|method:tuned+floor.0.25+t|design:uniform|budget:2|")
+    assert first["estimate"]["signature"].startswith("estimate|method:tuned+floor.0.25+t+small.80|design:uniform|budget:2|")
     assert "drawn:2|annotated:2|seed:0" in first["estimate"]["signature"]
 
 
@@ -151,7 +151,8 @@ def test_a_plan_is_computed_with_its_own_settings_not_todays(planned, tmp_path, 
     results = {}
     for floor in (0.25, 0.9):
         old = tmp_path / f"plan{floor}.json"
-        old.write_text(drawn_one._replace(estimator={**drawn_one.estimator, "floor": floor}).to_json())
+        settings = {**drawn_one.estimator, "floor": floor, "small": 0.0}  # as written before the small-sample rule
+        old.write_text(drawn_one._replace(estimator=settings).to_json())
         target = tmp_path / f"r{floor}.json"
         assert _score(src, out, ann, old, target) == 0, capsys.readouterr().err
         results[floor] = json.loads(target.read_text())["estimate"]

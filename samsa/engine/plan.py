@@ -67,7 +67,8 @@ class Plan(NamedTuple):
         budget, lines drawn and annotated, seed."""
         e = self.estimator
         return (
-            f"estimate|method:{e.get('method')}+floor.{e.get('floor')}+{e.get('quantile', 't')}|design:{self.design}"
+            f"estimate|method:{e.get('method')}+floor.{e.get('floor')}+{e.get('quantile', 't')}"
+            f"{'+small.' + format(e['small'], 'g') if e.get('small') else ''}|design:{self.design}"
             f"|budget:{self.budget}|drawn:{len(self.drawn)}|annotated:{annotated}|seed:{self.seed}|version:{__version__}"
         )
 

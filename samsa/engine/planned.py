@@ -156,6 +156,7 @@ def _estimate(
         floor=model.floor,
         bounds=bounds,
         quantile=model.quantile,
+        small=model.small,
     )
 
 

@@ -57,6 +57,7 @@ class ErrorModel(NamedTuple):
     quantile: str = "t"
     design: str = "uniform"
     uniform_share: float = 0.5
+    small: float = 0.0  # below this many expected drawn lines, the floor grows in proportion (:func:`estimate`)
 
     def predicted_sq(self, spread: np.ndarray | float, count_error: np.ndarray | float) -> np.ndarray:
         f, c = error_features(spread, count_error), self.coef
@@ -151,10 +152,12 @@ def estimate(
     floor: float = 0.0,
     bounds: tuple[float, float] = (0.0, 100.0),
     quantile: str = "t",
+    small: float = 0.0,
 ) -> Estimate:
     """The estimate of the corpus mean of ``manual`` (read on the ``drawn`` lines only) from ``parsed`` (every line),
-    with the floor ``floor * design_variance(predicted_sq)`` under its variance estimate; ``bounds``: the range
-    the interval is clipped to (a difference: -100 to 100).
+    with the floor ``floor * design_variance(predicted_sq)`` under its variance estimate, times ``small / m`` when
+    the plan expects fewer than ``small`` drawn lines (``m``: the probabilities' sum); ``bounds``: the range the
+    interval is clipped to (a difference: -100 to 100).
 
     ``method="ht"``: ``mean(f) + sum over the drawn lines of (y - f) / pi, / N``, its variance as the module says.
     ``method="tuned"``: ``lam mean(f) + m``, where ``m`` is the weighted mean (weights 1/pi) of ``y - lam f``
@@ -177,7 +180,7 @@ def estimate(
     else:
         raise ValueError(f"unknown estimator {method!r}; choose from {', '.join(METHODS)}")
     if predicted_sq is not None and floor > 0:
-        var = max(var, floor * design_variance(predicted_sq, pi))
+        var = max(var, floor * max(1.0, small / float(pi.sum())) * design_variance(predicted_sq, pi))
     se = var**0.5
     ess = float(w.sum() ** 2 / (w**2).sum()) if xi.any() else 0.0
     q = _quantile(ess, method) if quantile == "t" else Z95
