@@ -46,7 +46,9 @@ def test_a_plan_of_every_line_gives_the_manual_score_exactly(corpus, tmp_path, c
     assert (first["estimate"]["samsa"], first["estimate"]["low"], first["estimate"]["high"]) == (75.0, 75.0, 75.0)
     assert first["samsa"] == 75.0  # the headline reads the annotations too (mixed sources)
     assert second["estimate_vs_first"]["difference"] == pytest.approx(second["estimate"]["samsa"] - 75.0)
-    assert first["estimate"]["signature"].startswith("estimate|method:tuned+floor.0.25+t+small.80|design:uniform|budget:2|")
+    assert first["estimate"]["signature"].startswith(
+        "estimate|method:tuned+floor.0.25+t+small.80|design:uniform|budget:2|"
+    )
     assert "drawn:2|annotated:2|seed:0" in first["estimate"]["signature"]
 
 
@@ -169,6 +171,19 @@ def test_a_plan_of_another_parser_is_refused(planned, tmp_path, capsys):
     target = tmp_path / "r.json"
     assert _score(src, out, ann, plan, target) == 1
     assert "the plan was drawn with another parser (builtin.v5+mpnet+x)" in _one_line(capsys)
+
+
+def test_a_drawn_line_still_a_draft_is_refused_naming_it(planned, tmp_path, capsys):
+    """A line the annotator saved but nobody marked done does not count as annotated."""
+    from samsa.ucca.skeleton import skeleton_of
+    from samsa.ucca.skeleton_write import skeleton_xml
+    from samsa.ucca.xml import load_passage
+
+    src, out, ann, plan = planned
+    (ann / "2.xml").write_bytes(skeleton_xml(skeleton_of(load_passage(ann / "2.xml")), draft=True))
+    target = tmp_path / "r.json"
+    assert _score(src, out, ann, plan, target) == 1
+    assert "1 drawn line(s) still drafts (mark them done): 2" in _one_line(capsys) and not target.exists()
 
 
 def test_a_drawn_line_without_its_annotation_is_refused(planned, tmp_path, capsys):

@@ -16,6 +16,8 @@ from samsa.cli.io import Output
 from samsa.cli.results import corpus_summary, score_table
 from samsa.errors import InputError
 from samsa.fileio import atomic_open
+from samsa.ucca.skeleton_write import DRAFT
+from samsa.ucca.xmlsafe import passage_attributes
 
 __all__ = [
     "annotations_for",
@@ -36,12 +38,10 @@ def annotations_for(plan: Any, ucca: str | None, sources: list[str], source_path
     files = manual_lines(ucca, len(sources))
     for k, path in files.items():
         check_annotation(path, k, sources[k - 1], source_path)
-    drafts = [k for k in plan.drawn if k in files and _draft(files[k])]
+    drafts = [k for k in plan.drawn if k in files and passage_attributes(files[k]).get("draft") == DRAFT["draft"]]
     if drafts:
         shown = " ".join(map(str, drafts[:20])) + (" ..." if len(drafts) > 20 else "")
-        raise InputError(
-            ucca, None, f"{len(drafts)} drawn line(s) are drafts, not marked done in the annotator: {shown}"
-        )
+        raise InputError(ucca, None, f"{len(drafts)} drawn line(s) still drafts (mark them done): {shown}")
     missing = [k for k in plan.drawn if k not in files]
     if missing:
         shown = " ".join(map(str, missing[:20])) + (" ..." if len(missing) > 20 else "")
@@ -56,15 +56,6 @@ def annotations_for(plan: Any, ucca: str | None, sources: list[str], source_path
             file=sys.stderr,
         )
     return files
-
-
-def _draft(path: Path) -> bool:
-    """Whether ``samsa annotate`` saved the file as a draft (a line not marked done)."""
-    from samsa.ucca.skeleton_write import DRAFT
-    from samsa.ucca.xml import load_passage
-
-    attributes = load_passage(path).graph.get("attributes", {})
-    return all(attributes.get(k) == v for k, v in DRAFT.items())
 
 
 def estimate_fields(estimates: list[dict[str, Any]], signature: str) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from xml.parsers import expat
 
 from samsa.errors import InputError
 
-__all__ = ["Element", "parse_xml", "read_xml", "standard_words"]
+__all__ = ["Element", "parse_xml", "passage_attributes", "read_xml", "standard_words"]
 
 #: Refuse files larger than this many bytes: a UCCA sentence file is a few KB.
 MAX_XML_BYTES = 50_000_000
@@ -140,9 +140,6 @@ def standard_words(path: str | PathLike[str]) -> list[str] | None:
     state: dict[str, str | None] = {"layer": None, "node": None}
     finished = []
 
-    def refuse(*_args: object) -> None:
-        raise _Stop
-
     def start(tag: str, attrib: dict[str, str]) -> None:
         if tag == "layer":
             state["layer"] = attrib.get("layerID")
@@ -160,7 +157,7 @@ def standard_words(path: str | PathLike[str]) -> list[str] | None:
             finished.append(True)
             raise _Stop
 
-    parser.StartDoctypeDeclHandler = parser.EntityDeclHandler = refuse
+    parser.StartDoctypeDeclHandler = parser.EntityDeclHandler = _refuse
     parser.StartElementHandler, parser.EndElementHandler = start, end
     try:
         parser.Parse(data, True)
@@ -173,3 +170,32 @@ def standard_words(path: str | PathLike[str]) -> list[str] | None:
     if [int(k.partition(".")[2]) for k in order] != list(range(1, len(order) + 1)) or not order:
         return None
     return [words[k] for k in order]
+
+
+def passage_attributes(path: str | PathLike[str]) -> dict[str, str]:
+    """The passage's own attributes (its root's ``attributes`` element), read up to its first layer: what tells a
+    draft of ``samsa annotate`` (``draft="yes"``) without reading the graph; none for a file it does not read so."""
+    found: dict[str, str] = {}
+    depth = [0]
+
+    def start(tag: str, attrib: dict[str, str]) -> None:
+        depth[0] += 1
+        if tag == "layer":
+            raise _Stop
+        if tag == "attributes" and depth[0] == 2:
+            found.update(attrib)
+
+    parser = expat.ParserCreate()
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.StartDoctypeDeclHandler = parser.EntityDeclHandler = _refuse
+    parser.StartElementHandler = start
+    parser.EndElementHandler = lambda _tag: depth.__setitem__(0, depth[0] - 1)
+    try:
+        parser.Parse(Path(path).read_bytes(), True)
+    except (_Stop, expat.ExpatError, OSError):
+        pass
+    return found
+
+
+def _refuse(*_args: object) -> None:
+    raise _Stop
