@@ -21,7 +21,9 @@ still confirmed with one key, Enter), each action's mean count; and the same ove
 Sufficiency: ``samsa skeleton`` is run on each gold set; every output of the validity battery (``lab.validity``)
 is scored on the skeletons and on the full gold, sentence by sentence, in paper mode (the default: the share of
 equal sentences must be 1) and in EASSE mode (``--compat easse`` reads more of the graph; docs/samsa.md), and
-every skeleton file is loaded with the ``ucca`` package when it is installed.
+every skeleton file is loaded with the ``ucca`` package when it is installed and checked with its validator
+(``ucca.validation.validate``; the gold files too). Scene order: the same battery, on the gold Scenes in the file's
+order and in samsa's (what the annotator writes).
 """
 
 from __future__ import annotations
@@ -114,6 +116,7 @@ def sufficiency(name: str) -> dict[str, Any]:
         gold = [load_passage(f) for f in files]
         skel = [load_passage(out / f.name) for f in files]
         loaded = _ucca_loads([out / f.name for f in files])
+        valid = {"skeletons": _ucca_valid([out / f.name for f in files]), "gold": _ucca_valid(files)}
     paper = battery_scores(gold, skel)
     pairs = sum(len(s["manual"]) for s in paper.values())
     rows = [zip(s["manual"], s["parsed"], s["manual_abl"], s["parsed_abl"], strict=True) for s in paper.values()]
@@ -127,7 +130,87 @@ def sufficiency(name: str) -> dict[str, Any]:
             e_all += 1
             e_same += _easse(easse, g, o) == _easse(easse, s, o)
     return {"passages": len(gold), "battery_sentences": pairs, "paper_equal": round(same / pairs, 6),
-            "easse_equal": round(e_same / e_all, 4), "ucca_loaded": loaded}  # fmt: skip
+            "easse_equal": round(e_same / e_all, 4), "ucca_loaded": loaded, "ucca_valid": valid,
+            "scene_order": order_effect(gold), "edited": edited_validity(gold)}  # fmt: skip
+
+
+def edited_validity(gold: list[Any], rounds: int = 3, seed: int = 0) -> dict[str, Any] | None:
+    """Skeletons as a person might leave them: each gold skeleton after 1-6 random edits of the page (those the
+    page would refuse skipped), ``rounds`` times; how many are written, refused as unwritable (overlapping
+    centers), and rejected by ``ucca.validation.validate``."""
+    import random
+    import xml.etree.ElementTree as ET
+
+    try:
+        from ucca.convert import from_standard
+        from ucca.validation import validate
+    except ImportError:
+        return None
+    from samsa.annotate.edits import EDITS, Edit, apply
+    from samsa.annotate.requests import SaveError, meaningful
+    from samsa.ucca.skeleton import skeleton_of
+    from samsa.ucca.skeleton_write import skeleton_xml
+
+    rng, names = random.Random(seed), sorted(EDITS)
+    counts = {"edited": 0, "unwritable": 0, "rejected": 0}
+    for sk in (skeleton_of(g) for g in gold for _ in range(rounds)):
+        words = [k for k in range(1, len(sk.tokens) + 1) if not sk.punct[k - 1]]
+        for _ in range(rng.randint(1, 6)):
+            at = rng.randrange(len(words))
+            sel = tuple(words[at : at + rng.randint(1, 3)]) if rng.random() < 0.9 else ()
+            k = rng.randrange(max(1, len(sk.scenes)))
+            part = rng.randrange(max(1, len(sk.scenes[k].participants))) if sk.scenes else 0
+            try:
+                sk = meaningful(apply(sk, Edit(rng.choice(names), k, part, sel, rng.randrange(max(1, len(sk.scenes))))))
+            except (ValueError, IndexError, SaveError):
+                pass
+        counts["edited"] += 1
+        try:
+            data = skeleton_xml(sk.in_text_order().canonical())
+        except ValueError:
+            counts["unwritable"] += 1
+            continue
+        try:
+            counts["rejected"] += any(True for _ in validate(from_standard(ET.fromstring(data))))
+        except RecursionError:
+            counts["rejected"] += 1
+    return counts
+
+
+def order_effect(gold: list[Any]) -> dict[str, Any]:
+    """Paper SAMSA of the gold Scenes in the file's order against the same Scenes in samsa's order (the order the
+    annotator writes): passages whose order differs, battery sentences whose SAMSA or SAMSA-abl changes, by how
+    much at most (points)."""
+    from lab.validity import battery_scores
+    from samsa.ucca.skeleton import skeleton_of
+    from samsa.ucca.skeleton_write import skeleton_graph
+
+    skeletons = [skeleton_of(g) for g in gold]
+    ordered = [skeleton_graph(sk.in_text_order()) for sk in skeletons]
+    rows = [row for s in battery_scores(gold, ordered).values() for row in zip(s["manual"], s["parsed"],
+            s["manual_abl"], s["parsed_abl"], strict=True)]  # fmt: skip
+    changed = [max(abs(a - b), abs(c - d)) for a, b, c, d in rows if a != b or c != d]
+    return {"passages_reordered": sum(sk.text_order() != tuple(range(len(sk.scenes))) for sk in skeletons),
+            "sentences": len(rows), "sentences_changed": len(changed),
+            "share_changed": round(len(changed) / len(rows), 4),
+            "max_change_points": round(max(changed, default=0.0), 1)}  # fmt: skip
+
+
+def _ucca_valid(paths: list[Path]) -> int | None:
+    """How many files ``ucca.validation.validate`` (ucca 1.3.11) finds nothing wrong with."""
+    try:
+        from ucca.convert import file2passage
+        from ucca.validation import validate
+    except ImportError:
+        return None
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))  # its messages print deep passages recursively
+    ok = 0
+    for p in paths:
+        try:
+            ok += not any(True for _ in validate(file2passage(str(p))))
+        except RecursionError:
+            pass
+    return ok
 
 
 def _easse(metric: Any, g: Any, output: str) -> tuple:

@@ -172,3 +172,33 @@ def test_skeletons_load_in_the_ucca_package(tmp_path, data_dir):
             assert sum(bool(u.attrib.get("implicit")) for u in units) == sum(
                 bool(d.get("implicit")) for _, d in g.nodes(data=True)
             )
+
+
+def _ucca_rejects(validate, convert, root) -> bool:
+    """Whether ucca 1.3.11's validator finds anything wrong (its messages print deep passages recursively)."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20000))
+    try:
+        return any(True for _ in validate(convert.from_standard(root)))
+    except RecursionError:
+        return True
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+@pytest.mark.parametrize("where", TEST_SETS)
+def test_skeletons_pass_the_ucca_validator_where_gold_does(data_dir, where):
+    """Acceptance: ``ucca.validation.validate`` rejects no skeleton whose gold file it accepts (Scenes never under
+    function units, no remote function edges)."""
+    import xml.etree.ElementTree as ET
+
+    convert = pytest.importorskip("ucca.convert", reason="the ucca package (GPL, tests only) is not installed")
+    from ucca.validation import validate
+
+    rejected, gold_rejected = [], []
+    for path in list_passage_files(data_dir / where):
+        if _ucca_rejects(validate, convert, ET.fromstring(skeleton_xml(skeleton_of(load_passage(path))))):
+            rejected.append(path.name)
+        if _ucca_rejects(validate, convert, ET.parse(path).getroot()):
+            gold_rejected.append(path.name)
+    assert [name for name in rejected if name not in gold_rejected] == []

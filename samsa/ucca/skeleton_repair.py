@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
+import networkx as nx
+
 from samsa.ucca import graph as G
 
 if TYPE_CHECKING:
@@ -80,10 +82,8 @@ def _moves(w: PassageBuilder, unit: str) -> Iterator[Move]:
     - adopt: a unit it reaches remotely becomes its primary child (the old parent reaches it remotely);
     - through its Scene: a center it reaches as ``C`` whose Scene has it as its only main relation is reached
       through that Scene, which it adopts (coordinated Scenes, "good or bad");
-    - sink: it hangs under the unit owning one of its words, taking over that unit's words among its own
-      (a Scene inside a participant, "EVEN IN FRANCE");
-    - take: one of its words moves from its owner (not a center) to a new unit under it, which the owner
-      reaches remotely;
+    - between: a Scene whose only main relation is a ``C`` of a larger center takes its place there, and holds it
+      ("The owner operator": two Scenes' main relations, one participant's center);
     - a punctuation mark: a Scene without words (a parse's Scene of punctuation only) holds a mark that hung
       under the root (SAMSA reads no punctuation).
     """
@@ -95,12 +95,10 @@ def _moves(w: PassageBuilder, unit: str) -> Iterator[Move]:
             if "C" in data["categories"] and scene in w.scene_ids and not w.g.has_edge(unit, scene):
                 if _only_main(w, scene) == child and not w.above(scene, unit):
                     yield partial(_through, w, unit, child, scene)
-    for pos in sorted(w.reach(unit)):
-        owner = w.owner[pos]
-        if owner != unit and not w.above(unit, owner) and w.parent.get(unit) not in fixed:
-            yield partial(_sink, w, unit, owner)
-        if owner not in fixed and owner != unit:
-            yield partial(_take, w, unit, pos)
+        holder = w.parent.get(child)
+        if data["remote"] and holder is not None and "C" in w.g.edges[holder, child]["categories"]:
+            if _only_main(w, unit) == child and not nx.has_path(w.g, unit, holder):  # no cycle, remote edges too
+                yield partial(_between, w, unit, child, holder)
     marks = [c for c, d in w.g.succ[G.ROOT_ID].items() if w.g.nodes[c]["type"] == "PNCT" and not d["remote"]]
     if marks:
         yield partial(_adopt_mark, w, unit, min(marks, key=G.node_key))
@@ -141,25 +139,11 @@ def _through(w: PassageBuilder, unit: str, child: str, scene: str) -> None:
     w.edge(unit, scene, "C")
 
 
-def _sink(w: PassageBuilder, unit: str, owner: str) -> None:
-    reach = w.reach(unit)
-    _detach(w, unit)
-    if w.g.has_edge(owner, unit):
-        _set_remote(w, owner, unit, False)
-    else:
-        w.edge(owner, unit, "E")
-    for t in [t for t in w.g.succ[owner] if w.g.nodes[t]["layer"] == "0" and w.g.nodes[t]["position"] in reach]:
-        w.g.remove_edge(owner, t)
-        w.terminal(unit, w.g.nodes[t]["position"])
-
-
-def _take(w: PassageBuilder, unit: str, pos: int) -> None:
-    owner = w.owner[pos]
-    w.g.remove_edge(owner, f"0.{pos}")
-    taken = w.unit()
-    w.edge(unit, taken, "F")
-    w.terminal(taken, pos)
-    w.edge(owner, taken, "F", remote=True)
+def _between(w: PassageBuilder, scene: str, child: str, holder: str) -> None:
+    w.g.remove_edge(holder, child)
+    _detach(w, scene)
+    w.edge(holder, scene, "C")
+    _set_remote(w, scene, child, False)
 
 
 def _adopt_mark(w: PassageBuilder, unit: str, mark: str) -> None:

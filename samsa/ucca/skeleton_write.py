@@ -13,9 +13,6 @@ from samsa.ucca.skeleton_builder import WRITTEN_BY, PassageBuilder
 from samsa.ucca.skeleton_repair import exact, repair
 from samsa.ucca.xml import to_standard_xml
 
-#: the passage attribute of a line the annotator has not marked done: ``samsa score --plan`` refuses it
-DRAFT = {"draft": "yes"}
-
 __all__ = ["DRAFT", "WRITTEN_BY", "skeleton_graph", "skeleton_xml"]
 
 #: the passage attribute of a line the annotator has not marked done: ``samsa score --plan`` refuses it
@@ -23,7 +20,9 @@ DRAFT = {"draft": "yes"}
 
 
 def _build_centers(w: PassageBuilder) -> None:
-    """One unit per distinct center, smallest first; a center holding a smaller one takes its unit as a child."""
+    """One unit per distinct center, smallest first. A center holding smaller ones is their unit's ``C`` parent,
+    its other words under one more ``C``: its minimal centers are then the pieces, whose words SAMSA reads as one run
+    (:meth:`~samsa.ucca.skeleton.Skeleton.runs`), the center itself."""
     found = {c for s in w.sk.scenes for c in s.main if c}
     found |= {c for s in w.sk.scenes for p in s.participants for c in p.centers if c}
     top: dict[int, tuple[Center, str]] = {}  # position -> the largest center unit holding it so far
@@ -31,14 +30,17 @@ def _build_centers(w: PassageBuilder) -> None:
         uid = w.unit()
         inner: list[str] = []
         for pos in c:
-            if pos not in top:
-                w.terminal(uid, pos)
-            elif not set(top[pos][0]) <= set(c):
+            if pos in top and not set(top[pos][0]) <= set(c):
                 raise ValueError(f"centers {_words(w.sk, top[pos][0])!r} and {_words(w.sk, c)!r} overlap")
-            elif top[pos][1] not in inner:
+            if pos in top and top[pos][1] not in inner:
                 inner.append(top[pos][1])
+        rest = [pos for pos in c if pos not in top]
+        if inner and rest:
+            inner.append(w.unit())
         for child in inner:
-            w.edge(uid, child, "E")
+            w.edge(uid, child, "C")
+        for pos in rest:
+            w.terminal(inner[-1] if inner else uid, pos)
         for pos in c:
             top[pos] = (c, uid)
         w.centers[c] = uid
@@ -90,8 +92,9 @@ def _attach_scenes(w: PassageBuilder) -> None:
 
 def _leaves(w: PassageBuilder) -> None:
     """Give each Scene the words it has beyond its main relation's and participants', innermost Scenes first:
-    a word no unit holds under a function unit of the Scene; one another unit holds over a remote edge to the
-    smallest unit that holds it and only words of the Scene (carved out of its holder when there is none)."""
+    a word no unit holds under a function unit of the Scene; one another unit holds through the smallest unit that
+    holds it and only words of the Scene (carved out of its holder when there is none: :func:`_reach`)."""
+    wrappers: dict[str, str] = {}  # a participant's unit made to hold a Scene as well -> the unit it was
     for k in _innermost_first(w.sk):
         sid, words = w.scene_ids[k], set(w.sk.scenes[k].words)
         missing = words - w.reach(sid)
@@ -103,7 +106,38 @@ def _leaves(w: PassageBuilder) -> None:
                 w.terminal(filler, pos)
         for pos in sorted(missing - set(free)):
             if pos not in w.reach(sid):
-                w.link(sid, _holder(w, pos, words), "F", remote=True)
+                _reach(w, sid, _holder(w, pos, words), wrappers)
+
+
+def _reach(w: PassageBuilder, sid: str, holder: str, wrappers: dict[str, str]) -> None:
+    """Scene ``sid`` reaches ``holder``, a unit that holds some of its words: another Scene as an ``E`` of one of
+    its participants (a relative clause's place in gold; ``G`` when it has none to hold it, or, where that would
+    put a ``G`` under a ``G``, of a participant that is a Scene: SAMSA reads that one by its main relation all the
+    same), any other unit as a remote ``D``."""
+    if holder not in w.scene_ids:
+        w.link(sid, holder, "D", remote=True)
+        return
+    free = holder not in w.parent  # a participant reached remotely can hold it: it gives the wrapper a word
+    edges = [(c, d) for c, d in w.g.succ[sid].items() if d["categories"] == ("A",) and (free or not d["remote"])]
+    near = [(d["remote"], c) for c, d in edges if c in wrappers or not (c in w.scene_ids or w.g.nodes[c]["implicit"])]
+    grounds = [*w.g.in_edges(sid, data=True), *w.g.out_edges(holder, data=True)]
+    if not near and any("G" in d["categories"] for _, _, d in grounds):
+        near = [(d["remote"], c) for c, d in edges if c in w.scene_ids]
+    if not near:
+        w.link(sid, holder, "G")
+        return
+    ys = w.reach(holder)
+    remote, child = min(
+        near, key=lambda rc: (rc[0], min(abs(a - b) for a in w.reach(rc[1]) for b in ys), G.node_key(rc[1]))
+    )
+    if child not in wrappers:
+        wrapper = w.unit()
+        w.g.remove_edge(sid, child)
+        w.edge(sid, wrapper, "A")
+        w.edge(wrapper, child, "C", remote=remote)
+        wrappers[wrapper] = child
+        child = wrapper
+    w.link(child, holder, "E")
 
 
 def _holder(w: PassageBuilder, pos: int, words: set[int]) -> str:
@@ -118,7 +152,7 @@ def _holder(w: PassageBuilder, pos: int, words: set[int]) -> str:
         return best[1]
     owner = w.owner[pos]
     carved = w.unit()
-    w.edge(owner, carved, "E")
+    w.edge(owner, carved, "F")
     for t in sorted(w.g.successors(owner), key=G.node_key):
         data = w.g.nodes[t]
         if data["layer"] == "0" and data["position"] in words:
