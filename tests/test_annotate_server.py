@@ -362,3 +362,65 @@ def test_german_lines_are_parsed_and_served_in_german(tmp_path):
     words = src.read_text(encoding="utf-8").splitlines()[0].split()
     assert "".join(view["tokens"]) == "".join(words)  # the German tokenizer's tokens of the line
     assert view["parse"]["scenes"] and sum(view["scene_counts"].values()) == pytest.approx(1.0, abs=1e-3)
+
+
+TWO = Skeleton(("John", "left", "and", "Mary", "cried", "."), (False,) * 5 + (True,), ())
+
+#: two ways to enter the Scenes of "John left and Mary cried .": edits as the page sends them (``scene`` is the
+#: index the page shows at that moment)
+EDIT_ORDERS = {
+    "left to right": [("new_scene", 0, [2]), ("add_participant", 0, [1]), ("new_scene", 0, [5]),
+                      ("add_participant", 1, [4])],
+    "right to left, words last": [("new_scene", 0, [5]), ("new_scene", 0, [2]), ("add_participant", 1, [4]),
+                                  ("add_participant", 0, [1])],
+    "main relation moved": [("new_scene", 0, [4]), ("new_scene", 0, [1]), ("set_main", 0, [5]),
+                            ("set_words", 0, [5]), ("add_participant", 1, [4]), ("set_main", 1, [2]),
+                            ("set_words", 0, [2]), ("add_participant", 0, [1])],
+}  # fmt: skip
+
+
+def test_the_same_scenes_in_any_order_of_edits_give_the_same_file_and_samsa(tmp_path):
+    """samsa's Scene order (text order) is what the page shows after each edit and what it saves: the file, and
+    paper SAMSA, do not depend on the order in which the Scenes were entered."""
+    from samsa.scoring.metric import Samsa
+
+    files = {}
+    for name, edits in EDIT_ORDERS.items():
+        out = tmp_path / name.replace(" ", "_")
+        out.mkdir()
+        workspace = Workspace([Line(1, "John left and Mary cried .", TWO._replace(passage_id="1"), {})], out)
+        scenes: list = []
+        for edit, scene, selection in edits:
+            answer = workspace.edit(
+                1, {"scenes": scenes, "edit": {"name": edit, "scene": scene, "selection": selection}}
+            )
+            scenes = answer["scenes"]
+            firsts = [min(s["words"]) for s in scenes]
+            assert firsts == sorted(firsts), name  # the page shows the Scenes in samsa's order after every edit
+        workspace.save(1, {"scenes": scenes, "done": True})
+        files[name] = (out / "1.xml").read_bytes()
+    assert len(set(files.values())) == 1
+    g = load_passage(tmp_path / "left_to_right" / "1.xml")
+    assert [" ".join(TWO.tokens[p - 1] for p in s.words) for s in skeleton_of(g).scenes] == ["John left", "Mary cried"]
+    metric = Samsa(tokenizer="none")
+    # "Mary cried . John left .": each Scene in its own sentence whatever their order in the output
+    assert metric.score_graph(g, "Mary cried . John left .").samsa == 100.0
+
+
+def test_a_gold_skeleton_with_its_scenes_shuffled_is_saved_as_one_file(tmp_path):
+    """Every order of the paper example's Scenes (participants renumbered) saves the same bytes."""
+    import itertools
+
+    gold = skeleton_of(load_passage(FIXTURES / "ucca/paper/1_john_home_call.xml"))
+    saved = set()
+    for order in itertools.permutations(range(len(gold.scenes))):
+        new = {old: k for k, old in enumerate(order)}
+        shuffled = [gold.scenes[old] for old in order]
+        shuffled = [s._replace(participants=tuple(p._replace(scene=None if p.scene is None else new[p.scene])
+                    for p in reversed(s.participants))) for s in shuffled]  # fmt: skip
+        out = tmp_path / "-".join(map(str, order))
+        out.mkdir()
+        line = Line(1, " ".join(gold.tokens), gold._replace(passage_id="1"), {})
+        Workspace([line], out).save(1, {"scenes": gold._replace(scenes=tuple(shuffled)).to_json()["scenes"]})
+        saved.add((out / "1.xml").read_bytes())
+    assert len(saved) == 1

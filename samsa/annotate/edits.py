@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from samsa.ucca.skeleton import Center, Participant, SceneSkeleton, Skeleton
 
-__all__ = ["EDITS", "PARTICIPANT_EDITS", "Edit", "apply", "placed"]
+__all__ = ["EDITS", "PARTICIPANT_EDITS", "Edit", "apply"]
 
 
 class Edit(NamedTuple):
@@ -40,26 +40,10 @@ def _settle(sk: Skeleton, scenes: list[SceneSkeleton]) -> Skeleton:
     return sk._replace(scenes=out)
 
 
-def _first_word(s: SceneSkeleton) -> int:
-    return min(s.words, default=0)
-
-
 def _new_scene(sk: Skeleton, e: Edit) -> list[SceneSkeleton]:
-    """A Scene whose main relation (and words) is the selection (none: an implicit main relation), placed
-    before the first Scene that starts after it."""
-    main = sk.runs([e.selection])
-    scene = SceneSkeleton(tuple(sorted(set(e.selection))), main, ())
-    at = placed(sk, scene.words)
-    scenes = list(sk.scenes)
-    scenes.insert(at, scene)
-    return [
-        s._replace(
-            participants=tuple(
-                p._replace(scene=p.scene + 1) if p.scene is not None and p.scene >= at else p for p in s.participants
-            )
-        )
-        for s in scenes
-    ]
+    """A Scene whose main relation (and words) is the selection (none: an implicit main relation), last (samsa's
+    order, :meth:`~samsa.ucca.skeleton.Skeleton.in_text_order`, puts it in its place)."""
+    return [*sk.scenes, SceneSkeleton(tuple(sorted(set(e.selection))), sk.runs([e.selection]), ())]
 
 
 def _delete_scene(sk: Skeleton, e: Edit) -> list[SceneSkeleton]:
@@ -120,12 +104,6 @@ EDITS = frozenset(
 
 #: edits that act on one participant of the Scene
 PARTICIPANT_EDITS = frozenset({"remove_participant", "recentre", "toggle_remote", "make_implicit", "link_scene"})
-
-
-def placed(sk: Skeleton, selection: tuple[int, ...]) -> int:
-    """Where ``new_scene`` puts a Scene whose words are ``selection``: before the first Scene that starts after it."""
-    first = min(selection, default=0)
-    return next((k for k, s in enumerate(sk.scenes) if _first_word(s) > first), len(sk.scenes))
 
 
 def apply(sk: Skeleton, e: Edit) -> Skeleton:

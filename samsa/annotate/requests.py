@@ -33,8 +33,9 @@ class SaveError(ValueError):
 
 
 def read_skeleton(doc: Any, line: Line) -> Skeleton:
-    """The page's skeleton of ``line`` to save, checked (:func:`page_skeleton`, :func:`meaningful`), canonical."""
-    return meaningful(page_skeleton(doc, line)).canonical()
+    """The page's skeleton of ``line`` to save, checked (:func:`page_skeleton`, :func:`meaningful`), canonical, its
+    Scenes in samsa's order."""
+    return meaningful(page_skeleton(doc, line)).in_text_order().canonical()
 
 
 def _positions(value: Any, line: Line) -> tuple[int, ...]:

@@ -109,7 +109,7 @@ class Workspace:
             "tokens": list(line.parse.tokens),
             "punct": list(line.parse.punct),
             "parse": {"scenes": line.parse.to_json()["scenes"]},
-            "saved": None if saved is None else {"scenes": saved.to_json()["scenes"]},
+            "saved": None if saved is None else {"scenes": saved.in_text_order().to_json()["scenes"]},
             "status": status,
             "version": version,
             "file": self.path(number).name,
@@ -140,10 +140,10 @@ class Workspace:
         return {"saved": name, "status": self.states[number], "version": new_version, **self.counts()}
 
     def edit(self, number: int, doc: Any) -> dict[str, Any]:
-        """The page's skeleton of line ``number`` after one edit (:func:`samsa.annotate.edits.apply`), and the
-        Scene to make active (the new one after ``new_scene``); nothing is saved. An edit whose result means
-        nothing (:func:`~samsa.annotate.requests.meaningful`) is refused, naming why."""
-        from samsa.annotate.edits import apply, placed
+        """The page's skeleton of line ``number`` after one edit (:func:`samsa.annotate.edits.apply`), its Scenes in
+        samsa's order, and the Scene to make active (the new one after ``new_scene``); nothing is saved. An edit whose
+        result means nothing (:func:`~samsa.annotate.requests.meaningful`) is refused, naming why."""
+        from samsa.annotate.edits import apply
 
         line = self.lines[number]
         sk = page_skeleton(doc, line)
@@ -152,8 +152,10 @@ class Workspace:
             after = apply(sk, e)
         except (ValueError, IndexError) as err:
             raise SaveError(422, str(err)) from None
-        active = placed(sk, e.selection) if e.name == "new_scene" else e.scene
-        return {"scenes": meaningful(after, unfinished=True).to_json()["scenes"], "active": active}
+        active = len(sk.scenes) if e.name == "new_scene" else e.scene
+        order = after.text_order()
+        active = order.index(active) if active in order else len(order) - 1
+        return {"scenes": meaningful(after.in_text_order(), unfinished=True).to_json()["scenes"], "active": active}
 
     def estimate(self) -> dict[str, Any]:
         """Each system's estimate, computed in this process (``estimator``), once every drawn line is done."""

@@ -182,7 +182,7 @@ def parsed_lines(numbers: list[int], sources: list[str], parser: str, runtime: R
         Line(
             k,
             sources[k - 1],
-            skeleton_of(g)._replace(passage_id=str(k)),
+            skeleton_of(g)._replace(passage_id=str(k)).in_text_order(),
             c,
             None if plan is None else plan.probabilities[k - 1],
         )

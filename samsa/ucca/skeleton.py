@@ -110,6 +110,39 @@ class Skeleton(NamedTuple):
             scenes_.append(SceneSkeleton(tuple(sorted(set(s.words))), self.runs(s.main), tuple(parts)))
         return self._replace(scenes=tuple(scenes_))
 
+    def text_order(self) -> tuple[int, ...]:
+        """The Scenes' indices in samsa's order (docs/samsa.md, "Scene order"): by their first word (a Scene
+        without words last), a Scene before those of fewer words (one inside it), then by the Scene as
+        :meth:`canonical` writes it (a Scene participant by that Scene's words): the same Scenes in whatever order
+        get one order."""
+        sk = self.canonical()
+
+        def key(k: int) -> tuple[Any, ...]:
+            s = sk.scenes[k]
+            first = min(s.words or [len(sk.tokens) + 1])
+            parts = sorted(
+                (p.centers, p.remote, () if p.scene is None else sk.scenes[p.scene].words) for p in s.participants
+            )
+            return first, -len(s.words), s.words, s.main, parts
+
+        return tuple(sorted(range(len(sk.scenes)), key=key))
+
+    def in_text_order(self) -> Skeleton:
+        """The same skeleton with its Scenes in :meth:`text_order` (Scene participants renumbered)."""
+        order = self.text_order()
+        new = {old: k for k, old in enumerate(order)}
+        return self._replace(
+            scenes=tuple(
+                self.scenes[old]._replace(
+                    participants=tuple(
+                        p if p.scene is None else p._replace(scene=new.get(p.scene, p.scene))
+                        for p in self.scenes[old].participants
+                    )
+                )
+                for old in order
+            )
+        )
+
 
 def skeleton_of(g: nx.DiGraph) -> Skeleton:
     """The skeleton of a passage graph: what :func:`~samsa.scoring.paper.paper_structure` reads of it."""
