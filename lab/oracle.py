@@ -18,7 +18,7 @@ import numpy as np
 from samsa.parsers.builtin.features import Vocab
 from samsa.parsers.builtin.remotes import Pair, _units, add_remotes, candidate_pairs
 from samsa.parsers.builtin.runtime import FORMATS, META_KEY
-from samsa.parsers.builtin.tree import HARMONIZE, UP, Span, _label
+from samsa.parsers.builtin.tree import HARMONIZE, UP, Span
 from samsa.ucca import graph as G
 
 __all__ = ["gold_pairs", "graph_to_spans", "oracle_remotes", "save_weights", "update_meta"]
@@ -38,7 +38,7 @@ def graph_to_spans(g: nx.DiGraph) -> tuple[list[str], list[Span]]:
             continue
         children.setdefault(u, []).append(v)
         if g.nodes[v]["layer"] == "1":
-            label[v] = _label(d["categories"])
+            label[v] = HARMONIZE.get(d["categories"][0], d["categories"][0])
             parent[v] = u
 
     def tokens_of(u: str) -> set[int]:

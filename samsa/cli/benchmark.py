@@ -84,15 +84,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "csv":  # every system-level number: the input of samsa correlate
         output.emit(render([{"system": s, **r} for s, r in rows], ["system", *(header or [])], "csv"))
         return 0
-    cols = [
-        "turk8.sari",
-        "turk8.bleu",
-        "simplewiki.bleu",
-        "hsplit4.bleu",
-        "turk8.fkgl",
-        "turk8.ld_sc",
-        "turk8.split_percent",
-    ] + (["samsa", "samsa_abl"] if args.samsa else [])
+    cols = "turk8.sari turk8.bleu simplewiki.bleu hsplit4.bleu turk8.fkgl turk8.ld_sc turk8.split_percent".split()
+    cols += ["samsa", "samsa_abl"] if args.samsa else []
     table = render(
         [{"system": s, **{c: r[c] for c in cols}} for s, r in rows], ["system", *cols], args.format, width=args.width
     )

@@ -97,19 +97,9 @@ def run(args: argparse.Namespace) -> int:
             f"only {len(items)} rows match human ratings of '{args.human}' "
             "(system names must be those of the ratings); need at least 3",
         )
-    table = {
-        m: {
-            d: correlate(
-                [i[1][m] for i in items],
-                [i[2][d] for i in items],
-                args.method,
-                bootstrap=args.bootstrap,
-                seed=args.seed,
-            )
-            for d in dims
-        }
-        for m in metrics
-    }
+    xs, ys = {m: [i[1][m] for i in items] for m in metrics}, {d: [i[2][d] for i in items] for d in dims}
+    how = {"bootstrap": args.bootstrap, "seed": args.seed}
+    table = {m: {d: correlate(xs[m], ys[d], args.method, **how) for d in dims} for m in metrics}
     if args.plots:
         out = Path(args.plots)
         out.mkdir(parents=True, exist_ok=True)
@@ -117,8 +107,8 @@ def run(args: argparse.Namespace) -> int:
         for m in metrics:
             for d in dims:
                 scatter_plot(
-                    [i[1][m] for i in items],
-                    [i[2][d] for i in items],
+                    xs[m],
+                    ys[d],
                     labels,
                     out / f"{m}_vs_{d}.png",
                     xlabel=m,

@@ -71,20 +71,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from samsa.tables import render
 
-    rows = [
-        {
-            "type": t,
-            "construction": c,
-            "P": v["p"],
-            "R": v["r"],
-            "F1": v["f1"],
-            "guessed": v["guessed"],
-            "ref": v["ref"],
-            "matches": v["matches"],
-        }
-        for t, by_c in scores.items()
-        for c, v in by_c.items()
-    ]
+    columns = {"P": "p", "R": "r", "F1": "f1", "guessed": "guessed", "ref": "ref", "matches": "matches"}
+    by_type = [(t, c, v) for t, by_c in scores.items() for c, v in by_c.items()]
+    rows = [{"type": t, "construction": c, **{name: v[k] for name, k in columns.items()}} for t, c, v in by_type]
     table = render(rows, list(rows[0]), args.format, width=max(args.width, 3))
     note = (
         f"scene F1 {scenes['scene_f1']:.3f} (P {scenes['scene_p']:.3f}, R {scenes['scene_r']:.3f}); "

@@ -24,10 +24,6 @@ class Span:
     label: str
 
 
-def _label(cats: tuple[str, ...]) -> str:
-    return HARMONIZE.get(cats[0], cats[0])
-
-
 def spans_to_graph(tokens: list[str], spans: list[Span], passage_id: str = "1") -> nx.DiGraph:
     """Build a UCCA passage from tokens and nested labeled spans (crossing spans are dropped): the graph of
     :func:`spans_to_passage`."""
