@@ -3,7 +3,7 @@ simulated with gold UCCA playing the annotator.
 
 Usage:
     python benchmarks/estimate.py [--plans 1000] [--choose]      # estimate.json
-    python benchmarks/estimate.py --speed-only [--repeat 5]      # re-times the commands, keeps the rest
+    python benchmarks/estimate.py --speed-only [--repeat 5] [--baseline OLD/bin/samsa]  # the timings, rest kept
     python benchmarks/estimate.py --small                        # the small-sample study, keeps the rest
 
 ``--small``: coverage on the corpus sizes users have (10 random cuts of 100 and of 359 lines, 50 plans each: 500
@@ -31,6 +31,9 @@ Speed (``--speed-only`` alone): on HSplit (359 sources, the 4 HSplit references 
 cache, ``samsa sample`` (budget 0.2) and ``samsa score --plan`` (its drawn lines annotated: their parse written by
 ``samsa parse`` as N.xml) against ``samsa score --parse-uncertainty``, alternated in rounds, medians.
 
+Without ``--choose`` the tables are computed with the shipped values, and the choice (``choice_*``, with the command
+that made it: ``choice_command``), the small-sample study and the timings are kept.
+
 ``--choose`` picks the estimator (``ht`` or ``tuned``), the floor and the uniform share (1: the uniform design) on
 the dev sets (Wiki dev and EWT dev for ``fast``, German-20K dev for ``de``): the narrowest intervals whose pooled
 coverage lies between 93% and 98% and whose worst output's is at least 91% (the 90% asked, plus a point for the
@@ -44,6 +47,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -96,9 +100,10 @@ def design(table: dict[str, np.ndarray], coef: list[float], budget: float, share
 
 
 def simulate(
-    qs: list[dict[str, Any]], pi: np.ndarray, floor: float, plans: int, method: str, seed: int = 0
+    qs: list[dict[str, Any]], pi: np.ndarray, floor: float, plans: int, method: str, seed: int = 0, small: float = 0.0
 ) -> dict[str, Any]:
-    """Coverage, absolute error, width and effective sample size of every quantity over ``plans`` plans."""
+    """Coverage, absolute error, width and effective sample size of every quantity over ``plans`` plans
+    (``small``: the small-sample rule's threshold, ``ErrorModel.small``)."""
     stats: dict[str, dict[str, list[float]]] = {
         q["name"]: {"cover": [], "err": [], "width": [], "signed": []} for q in qs
     }
@@ -110,7 +115,7 @@ def simulate(
             truth = float(q["y"][ok].mean())
             bounds = (-100.0, 100.0) if q["pair"] else (0.0, 100.0)
             e = estimate(q["f"][ok], np.nan_to_num(q["y"][ok]), drawn[ok], pi[ok], method=method,
-                         predicted_sq=q["pred"][ok], floor=floor, bounds=bounds)  # fmt: skip
+                         predicted_sq=q["pred"][ok], floor=floor, bounds=bounds, small=small)  # fmt: skip
             s = stats[q["name"]]
             s["cover"].append(e.low - 1e-9 <= truth <= e.high + 1e-9)
             s["err"].append(abs(e.value - truth))
@@ -210,8 +215,9 @@ def report_set(name: str, pipeline: str, model: dict[str, Any], plans: int) -> d
     qs = quantities(table, coef)
     out: dict[str, Any] = {"lines": int(table["manual"].shape[1]), **baselines(table)}
     for b in BUDGETS:
-        doubt = simulate(qs, design(table, coef, b, share), floor, plans, method)
-        uniform = simulate(qs, design(table, coef, b, 1.0), floor, plans, method)
+        small = model.get("small", 0.0)
+        doubt = simulate(qs, design(table, coef, b, share), floor, plans, method, small=small)
+        uniform = simulate(qs, design(table, coef, b, 1.0), floor, plans, method, small=small)
         manual = manual_only(qs, b, plans)
         out[f"budget_{b}"] = {
             "doubt": doubt,
@@ -225,52 +231,88 @@ def report_set(name: str, pipeline: str, model: dict[str, Any], plans: int) -> d
     return out
 
 
-def speed(repeat: int) -> dict[str, Any]:
-    """Wall times of warm ``score --parse-uncertainty``, ``sample`` and ``score --plan`` on HSplit, alternated."""
+def _workload(exe: str, d: Path) -> tuple[dict[str, list[str]], int]:
+    """The timed commands of one installation (``exe``) in folder ``d``: its warm cache, its plan, the plan's drawn
+    lines annotated with their parse (``samsa parse``, as N.xml); and how many lines the plan draws."""
     import shutil
+    import subprocess
+
+    from _data import HSPLIT_SOURCES, HSPLIT_SYSTEMS
+
+    d.mkdir()
+    cache = ["--cache", str(d / "c.sqlite"), "-q"]
+    base = ["score", "--source", str(HSPLIT_SOURCES), *map(str, HSPLIT_SYSTEMS), *cache]
+    sample = ["sample", "--source", str(HSPLIT_SOURCES), *map(str, HSPLIT_SYSTEMS), "--budget", "0.2",
+              "-o", str(d / "plan.json"), *cache]  # fmt: skip
+    subprocess.run([exe, *base, "--parse-uncertainty"], check=True, capture_output=True)  # the warm cache
+    subprocess.run([exe, *sample], check=True, capture_output=True)
+    drawn = json.loads((d / "plan.json").read_text())["drawn"]
+    lines = HSPLIT_SOURCES.read_text(encoding="utf-8").splitlines()
+    (d / "drawn.txt").write_text("".join(lines[k - 1] + "\n" for k in drawn), encoding="utf-8")
+    subprocess.run([exe, "parse", "-i", str(d / "drawn.txt"), "-o", str(d / "parsed"), "-q"], check=True)
+    (d / "ann").mkdir()
+    for k, f in zip(drawn, sorted((d / "parsed").glob("*.xml")), strict=True):
+        shutil.copy(f, d / "ann" / f"{k}.xml")
+    plan = ["--plan", str(d / "plan.json"), "--ucca", str(d / "ann")]
+    commands = {"score_parse_uncertainty": [exe, *base, "--parse-uncertainty"], "sample": [exe, *sample],
+                "score_plan": [exe, *base, *plan]}  # fmt: skip
+    return commands, len(drawn)
+
+
+def _instructions(argv: list[str]) -> int | None:
+    """Instructions one run executes (valgrind's callgrind: the same count whatever else the machine does)."""
+    import re
+    import shutil
+    import subprocess
+
+    if shutil.which("valgrind") is None:
+        return None
+    env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
+    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
+                         capture_output=True, text=True, env=env, check=True)  # fmt: skip
+    return int(re.search(r"I\s+refs:\s+([\d,]+)", run.stderr).group(1).replace(",", ""))  # type: ignore[union-attr]
+
+
+def speed(repeat: int, baseline: str | None = None) -> dict[str, Any]:
+    """Wall times of warm ``score --parse-uncertainty``, ``sample`` and ``score --plan`` on HSplit, alternated;
+    with ``baseline`` (another installation's ``samsa``) its ``sample`` and ``score --plan`` alternated with
+    these, and both counted in instructions (valgrind, when installed)."""
     import statistics
     import subprocess
     import tempfile
     import time
 
-    from _data import HSPLIT_SOURCES, HSPLIT_SYSTEMS, samsa_executable
+    from _data import samsa_executable
 
-    exe = samsa_executable()
     with tempfile.TemporaryDirectory() as tmp:
-        d = Path(tmp)
-        cache = ["--cache", str(d / "c.sqlite"), "-q"]
-        base = ["score", "--source", str(HSPLIT_SOURCES), *map(str, HSPLIT_SYSTEMS), *cache]
-        sample = ["sample", "--source", str(HSPLIT_SOURCES), *map(str, HSPLIT_SYSTEMS), "--budget", "0.2",
-                  "-o", str(d / "plan.json"), *cache]  # fmt: skip
-        subprocess.run([exe, *base, "--parse-uncertainty"], check=True, capture_output=True)  # the warm cache
-        subprocess.run([exe, *sample], check=True, capture_output=True)
-        drawn = json.loads((d / "plan.json").read_text())["drawn"]
-        lines = HSPLIT_SOURCES.read_text(encoding="utf-8").splitlines()
-        (d / "drawn.txt").write_text("".join(lines[k - 1] + "\n" for k in drawn), encoding="utf-8")
-        subprocess.run([exe, "parse", "-i", str(d / "drawn.txt"), "-o", str(d / "parsed"), "-q"], check=True)
-        (d / "ann").mkdir()
-        for k, f in zip(drawn, sorted((d / "parsed").glob("*.xml")), strict=True):
-            shutil.copy(f, d / "ann" / f"{k}.xml")
-        commands = {
-            "score_parse_uncertainty": [exe, *base, "--parse-uncertainty"],
-            "sample": [exe, *sample],
-            "score_plan": [exe, *base, "--plan", str(d / "plan.json"), "--ucca", str(d / "ann")],
-        }
+        commands, drawn = _workload(samsa_executable(), Path(tmp) / "new")
+        if baseline:
+            old, _ = _workload(baseline, Path(tmp) / "baseline")
+            commands.update({f"baseline_{k}": old[k] for k in ("sample", "score_plan")})
         walls: dict[str, list[float]] = {k: [] for k in commands}
         for _ in range(repeat):
             for name, argv in commands.items():
                 start = time.perf_counter()
                 subprocess.run(argv, check=True, capture_output=True)
                 walls[name].append(time.perf_counter() - start)
+        counts = {k: _instructions(commands[k]) for k in commands if baseline and k.endswith(("sample", "score_plan"))}
     sec = {k: round(statistics.median(v), 3) for k, v in walls.items()}
     ref = sec["score_parse_uncertainty"]
-    return {"seconds": sec, "rounds": {k: [round(x, 3) for x in v] for k, v in walls.items()},
-            "sample_over_score": round(sec["sample"] / ref, 3), "plan_over_score": round(sec["score_plan"] / ref, 3),
-            "lines_drawn": len(drawn)}  # fmt: skip
+    out = {"seconds": sec, "rounds": {k: [round(x, 3) for x in v] for k, v in walls.items()},
+           "sample_over_score": round(sec["sample"] / ref, 3), "plan_over_score": round(sec["score_plan"] / ref, 3),
+           "lines_drawn": drawn}  # fmt: skip
+    if baseline:
+        out["baseline"] = baseline
+        out["over_baseline_wall"] = {k: round(sec[k] / sec[f"baseline_{k}"], 3) for k in ("sample", "score_plan")}
+        if all(counts.values()):
+            out["instructions"] = counts
+            out["over_baseline_instructions"] = {k: round(counts[k] / counts[f"baseline_{k}"], 4)  # type: ignore[operator]
+                                                 for k in ("sample", "score_plan")}  # fmt: skip
+    return out
 
 
 #: the small-sample rule's thresholds tried on the dev sets (expected drawn lines below which the floor grows)
-SMALLS = (0.0, 20.0, 40.0, 60.0, 80.0)
+SMALLS = (0.0, 20.0, 40.0, 60.0, 70.0, 75.0, 80.0)
 #: the corpus sizes users have, cut at random from each set (10 cuts of 50 plans: 500 plans a cell)
 SIZES = (100, 359)
 
@@ -353,6 +395,7 @@ def main() -> None:
     ap.add_argument("--pipelines", nargs="+", default=list(DEV))
     ap.add_argument("--speed-only", action="store_true", help="only the commands' timings (the rest kept)")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--baseline", help="with --speed-only: another installation's samsa, timed beside this one")
     ap.add_argument("--small", action="store_true", help="only the small-sample study (the rest kept)")
     args = ap.parse_args()
     if args.small:
@@ -367,11 +410,18 @@ def main() -> None:
         from _data import RESULTS
 
         kept = json.loads((RESULTS / "estimate.json").read_text(encoding="utf-8"))
-        kept["speed"] = {"command": "python benchmarks/estimate.py " + " ".join(sys.argv[1:]), **speed(args.repeat)}
+        command = "python benchmarks/estimate.py " + " ".join(sys.argv[1:])
+        kept["speed"] = {"command": command, **speed(args.repeat, args.baseline)}
         print(kept["speed"], file=sys.stderr)
         print(write_json("estimate.json", kept))
         return
     result: dict[str, Any] = {"command": "python benchmarks/estimate.py " + " ".join(sys.argv[1:]), "plans": args.plans}
+    if not args.choose:  # the choice made on the dev sets, the small-sample study and the timings are kept
+        from _data import RESULTS
+
+        kept = json.loads((RESULTS / "estimate.json").read_text(encoding="utf-8"))
+        keep = [k for k in kept if k.startswith("choice_") or k in ("speed", "small_samples")]
+        result.update({k: kept[k] for k in keep}, choice_command=kept.get("choice_command", kept["command"]))
     for pipeline in args.pipelines:
         model = dict(shipped(pipeline))
         if args.choose:

@@ -47,7 +47,7 @@ def test_a_plan_of_every_line_gives_the_manual_score_exactly(corpus, tmp_path, c
     assert first["samsa"] == 75.0  # the headline reads the annotations too (mixed sources)
     assert second["estimate_vs_first"]["difference"] == pytest.approx(second["estimate"]["samsa"] - 75.0)
     assert first["estimate"]["signature"].startswith(
-        "estimate|method:tuned+floor.0.25+t+small.80|design:uniform|budget:2|"
+        "estimate|method:tuned+floor.0.25+t+small.75|design:uniform|budget:2|"
     )
     assert "drawn:2|annotated:2|seed:0" in first["estimate"]["signature"]
 
