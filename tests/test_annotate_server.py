@@ -408,8 +408,10 @@ def test_the_same_scenes_in_any_order_of_edits_give_the_same_file_and_samsa(tmp_
 
 
 def test_a_gold_skeleton_with_its_scenes_shuffled_is_saved_as_one_file(tmp_path):
-    """Every order of the paper example's Scenes (participants renumbered) saves the same bytes."""
+    """Every order of the paper example's Scenes (participants renumbered) saves the same bytes: those of
+    ``samsa skeleton --text-order`` (its passage ID the line's)."""
     import itertools
+    import re
 
     gold = skeleton_of(load_passage(FIXTURES / "ucca/paper/1_john_home_call.xml"))
     saved = set()
@@ -421,6 +423,14 @@ def test_a_gold_skeleton_with_its_scenes_shuffled_is_saved_as_one_file(tmp_path)
         out = tmp_path / "-".join(map(str, order))
         out.mkdir()
         line = Line(1, " ".join(gold.tokens), gold._replace(passage_id="1"), {})
-        Workspace([line], out).save(1, {"scenes": gold._replace(scenes=tuple(shuffled)).to_json()["scenes"]})
+        scenes = gold._replace(scenes=tuple(shuffled)).to_json()["scenes"]
+        Workspace([line], out).save(1, {"scenes": scenes, "done": True})
         saved.add((out / "1.xml").read_bytes())
-    assert len(saved) == 1
+    cli = tmp_path / "cli"
+    run = subprocess.run(
+        [sys.executable, "-m", "samsa", "skeleton", str(FIXTURES / "ucca/paper"), str(cli), "--text-order", "-q"],
+        capture_output=True,
+    )
+    assert run.returncode == 0, run.stderr
+    data = re.sub(rb'passageID="[^"]*"', b'passageID="1"', (cli / "1_john_home_call.xml").read_bytes(), count=1)
+    assert saved == {data}

@@ -48,17 +48,7 @@ def _new_scene(sk: Skeleton, e: Edit) -> list[SceneSkeleton]:
 
 def _delete_scene(sk: Skeleton, e: Edit) -> list[SceneSkeleton]:
     """The Scene goes, and with it every participant that was it."""
-    out = []
-    for k, s in enumerate(sk.scenes):
-        if k == e.scene:
-            continue
-        parts = tuple(
-            p._replace(scene=p.scene - 1) if p.scene is not None and p.scene > e.scene else p
-            for p in s.participants
-            if p.scene != e.scene
-        )
-        out.append(s._replace(participants=parts))
-    return out
+    return list(sk.renumbered([k for k in range(len(sk.scenes)) if k != e.scene]))
 
 
 def _scene_edit(sk: Skeleton, e: Edit) -> list[SceneSkeleton]:

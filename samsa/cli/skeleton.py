@@ -13,8 +13,10 @@ Write the Scene skeleton of every UCCA XML file in IN_DIR to OUT_DIR, under the 
 file name: the part of the graph SAMSA reads (the Scenes, their words, each Scene's
 main relation and participants down to their minimal centers), as standard UCCA XML
 that samsa and the ucca package read. SAMSA and SAMSA-abl (paper definition) of any
-output are the same from the skeleton as from the full graph; samsa annotate saves
-with the same writer (docs/annotate.md). Skeletons do not depend on the language:
+output are the same from the skeleton as from the full graph: the Scenes keep the
+file's order, which paper SAMSA reads. --text-order writes them in samsa's order, as
+samsa annotate saves (docs/samsa.md, "Scene order"): to compare an annotation made
+there with a gold file. Skeletons do not depend on the language:
 --lang is accepted so that one command line serves every language.
 
 example:
@@ -27,16 +29,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("input", metavar="IN_DIR", help="directory of UCCA XML files (standard or site format)")
     p.add_argument("output", metavar="OUT_DIR", help="directory to write (replaced as a whole at the end)")
     add_language_option(p, test_sets=False)
+    p.add_argument("--text-order", action="store_true", help="the Scenes in samsa's order, as samsa annotate saves")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     resolve_language(args.lang)
-    return write_skeletons(args.input, args.output, args.quiet)
+    return write_skeletons(args.input, args.output, args.quiet, args.text_order)
 
 
-def write_skeletons(source: str, target: str, quiet: bool) -> int:
+def write_skeletons(source: str, target: str, quiet: bool, text_order: bool = False) -> int:
     from samsa.engine.pipeline import progress_bar
     from samsa.errors import InputError
     from samsa.fileio import check_output_path, check_reusable, replace_directory, staging_directory
@@ -53,7 +56,8 @@ def write_skeletons(source: str, target: str, quiet: bool) -> int:
     try:
         for path, g in zip(xml.files, graphs, strict=True):
             try:
-                data = skeleton_xml(skeleton_of(g))
+                sk = skeleton_of(g)
+                data = skeleton_xml(sk.in_text_order().canonical() if text_order else sk)
             except ValueError as e:
                 raise InputError(path, None, str(e)) from None
             (staging / path.name).write_bytes(data)

@@ -128,20 +128,16 @@ class Skeleton(NamedTuple):
         return tuple(sorted(range(len(sk.scenes)), key=key))
 
     def in_text_order(self) -> Skeleton:
-        """The same skeleton with its Scenes in :meth:`text_order` (Scene participants renumbered)."""
-        order = self.text_order()
+        """The same skeleton with its Scenes in :meth:`text_order`."""
+        return self._replace(scenes=self.renumbered(self.text_order()))
+
+    def renumbered(self, order: Sequence[int]) -> tuple[SceneSkeleton, ...]:
+        """The Scenes ``order`` names (by index), in that order, their Scene participants renumbered (a participant
+        that is a Scene left out goes with it)."""
         new = {old: k for k, old in enumerate(order)}
-        return self._replace(
-            scenes=tuple(
-                self.scenes[old]._replace(
-                    participants=tuple(
-                        p if p.scene is None else p._replace(scene=new.get(p.scene, p.scene))
-                        for p in self.scenes[old].participants
-                    )
-                )
-                for old in order
-            )
-        )
+        kept = [[p for p in s.participants if p.scene is None or p.scene in new] for s in self.scenes]
+        parts = [tuple(p if p.scene is None else p._replace(scene=new[p.scene]) for p in ps) for ps in kept]
+        return tuple(self.scenes[old]._replace(participants=parts[old]) for old in order)
 
 
 def skeleton_of(g: nx.DiGraph) -> Skeleton:
