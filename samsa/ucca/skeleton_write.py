@@ -144,8 +144,8 @@ def _holder(w: PassageBuilder, pos: int, words: set[int]) -> str:
     """The unit with the fewest words that holds ``pos`` and only words among ``words``; without one, a new
     unit under the word's owner holding the owner's words that are among ``words``."""
     best: tuple[int, str] | None = None
-    for uid in [*w.centers.values(), *w.scene_ids]:
-        reach = w.reach(uid)
+    centers = [(set(c), uid) for c, uid in w.centers.items()]  # a center's unit holds its words, no more
+    for reach, uid in [*centers, *((w.reach(sid), sid) for sid in w.scene_ids)]:
         if pos in reach and reach <= words and (best is None or len(reach) < best[0]):
             best = (len(reach), uid)
     if best is not None:
