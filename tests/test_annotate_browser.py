@@ -393,6 +393,7 @@ def test_a_scene_with_an_implicit_main_relation_is_linked(source, browser, tmp_p
         page = _page(browser, a.url)
         _clear_scenes(page)
         page.keyboard.press("n")
+        _settled(page)  # the new Scene is there (and active) before its participant is added to it
         _select(page, [3])
         page.keyboard.press("a")  # the implicit Scene's participant: "home"
         _select(page, [2])
