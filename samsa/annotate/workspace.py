@@ -155,7 +155,8 @@ class Workspace:
         active = len(sk.scenes) if e.name == "new_scene" else e.scene
         order = after.text_order()
         active = order.index(active) if active in order else len(order) - 1
-        return {"scenes": meaningful(after.in_text_order(), unfinished=True).to_json()["scenes"], "active": active}
+        ordered = after._replace(scenes=after.renumbered(order))
+        return {"scenes": meaningful(ordered, unfinished=True).to_json()["scenes"], "active": active}
 
     def estimate(self) -> dict[str, Any]:
         """Each system's estimate, computed in this process (``estimator``), once every drawn line is done."""

@@ -93,8 +93,9 @@ def _attach_scenes(w: PassageBuilder) -> None:
 def _leaves(w: PassageBuilder) -> None:
     """Give each Scene the words it has beyond its main relation's and participants', innermost Scenes first:
     a word no unit holds under a function unit of the Scene; one another unit holds through the smallest unit that
-    holds it and only words of the Scene (carved out of its holder when there is none: :func:`_reach`)."""
-    wrappers: dict[str, str] = {}  # a participant's unit made to hold a Scene as well -> the unit it was
+    holds it and only words of the Scene (carved out of its owner when there is none: :func:`_holder`), reached as
+    :func:`_reach` says."""
+    wrappers: set[str] = set()  # the units made to hold a participant's unit and a Scene
     for k in _innermost_first(w.sk):
         sid, words = w.scene_ids[k], set(w.sk.scenes[k].words)
         missing = words - w.reach(sid)
@@ -109,7 +110,7 @@ def _leaves(w: PassageBuilder) -> None:
                 _reach(w, sid, _holder(w, pos, words), wrappers)
 
 
-def _reach(w: PassageBuilder, sid: str, holder: str, wrappers: dict[str, str]) -> None:
+def _reach(w: PassageBuilder, sid: str, holder: str, wrappers: set[str]) -> None:
     """Scene ``sid`` reaches ``holder``, a unit that holds some of its words: another Scene as an ``E`` of one of
     its participants (a relative clause's place in gold; ``G`` when it has none to hold it, or, where that would
     put a ``G`` under a ``G``, of a participant that is a Scene: SAMSA reads that one by its main relation all the
@@ -135,7 +136,7 @@ def _reach(w: PassageBuilder, sid: str, holder: str, wrappers: dict[str, str]) -
         w.g.remove_edge(sid, child)
         w.edge(sid, wrapper, "A")
         w.edge(wrapper, child, "C", remote=remote)
-        wrappers[wrapper] = child
+        wrappers.add(wrapper)
         child = wrapper
     w.link(child, holder, "E")
 
