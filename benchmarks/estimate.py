@@ -5,6 +5,7 @@ Usage:
     python benchmarks/estimate.py [--plans 1000] [--choose]      # estimate.json
     python benchmarks/estimate.py --speed-only [--repeat 5] [--baseline OLD/bin/samsa]  # the timings, rest kept
     python benchmarks/estimate.py --small                        # the small-sample study, keeps the rest
+    python benchmarks/estimate.py --pipelines fr --choose --plans 500 --add   # French-20K, beside the rest
 
 ``--small``: coverage on the corpus sizes users have (10 random cuts of 100 and of 359 lines, 50 plans each: 500
 plans a cell), at 10% and 20%, for single outputs, pairs and SAMSA-abl; the threshold below which the floor grows
@@ -179,12 +180,12 @@ def baselines(table: dict[str, np.ndarray], share: float = 0.2) -> dict[str, flo
 
 def shipped(pipeline: str) -> dict[str, Any]:
     """The error model and estimator settings the weights' table ships for a pipeline."""
-    from samsa.engine.uncertainty import CALIBRATION_FILE
+    from samsa.engine.uncertainty import CALIBRATION_FILE, calibration_key
     from samsa.parsers.builtin import BuiltinParser
 
-    weights = BuiltinParser(pipeline=pipeline).weights
-    table = json.loads((weights.parent / CALIBRATION_FILE).read_text(encoding="utf-8"))
-    return {"method": "ht", **table[weights.name]["error_model"]}
+    parser = BuiltinParser(pipeline=pipeline)
+    table = json.loads((parser.weights.parent / CALIBRATION_FILE).read_text(encoding="utf-8"))
+    return {"method": "ht", **table[calibration_key(parser)]["error_model"]}
 
 
 def choose(pipeline: str, coef: list[float], plans: int) -> dict[str, Any]:
@@ -392,11 +393,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--plans", type=int, default=1000)
     ap.add_argument("--choose", action="store_true", help="choose the floor and uniform share on the dev sets")
-    ap.add_argument("--pipelines", nargs="+", default=list(DEV))
+    ap.add_argument("--pipelines", nargs="+", default=["fast", "de"])
     ap.add_argument("--speed-only", action="store_true", help="only the commands' timings (the rest kept)")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--baseline", help="with --speed-only: another installation's samsa, timed beside this one")
     ap.add_argument("--small", action="store_true", help="only the small-sample study (the rest kept)")
+    ap.add_argument("--add", action="store_true", help="merge this run's pipelines into estimate.json (others kept)")
     args = ap.parse_args()
     if args.small:
         from _data import RESULTS
@@ -435,6 +437,14 @@ def main() -> None:
         for name in [*DEV[pipeline], *TEST[pipeline]]:
             result[name] = {"pipeline": pipeline, "role": "dev" if name in DEV[pipeline] else "test",
                             **report_set(name, pipeline, model, args.plans)}  # fmt: skip
+    if args.add:  # another pipeline's run beside the file's (French): its own keys added, with its command
+        from _data import RESULTS
+
+        kept = json.loads((RESULTS / "estimate.json").read_text(encoding="utf-8"))
+        sets = [name for p in args.pipelines for name in (*DEV[p], *TEST[p])]
+        added = {k: result[k] for p in args.pipelines for k in (f"choice_{p}", f"model_{p}") if k in result}
+        added.update({name: {**result[name], "plans": args.plans} for name in sets})
+        result = {**kept, **added, "commands": [*kept.get("commands", [kept["command"]]), result["command"]]}
     print(write_json("estimate.json", result))
 
 

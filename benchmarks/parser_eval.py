@@ -4,6 +4,7 @@ Usage:
     python benchmarks/parser_eval.py [--pipeline fast accurate mpnet] [--weights FILE] [--threads 1]
         [--sets wiki_dev ewt_dev] [--out NAME.json] [--add]
     python benchmarks/parser_eval.py --pipeline de fast --sets de20k_dev de20k_test --add   # German-20K
+    python benchmarks/parser_eval.py --pipeline fr --sets fr20k_dev fr20k_test --add   # French-20K (multilingual)
 
 Gold tokens are given to the parser (as ``samsa parse --tokenizer none`` does).
 Reported per set: labeled and unlabeled F1 (primary, remote, pooled average of
@@ -13,7 +14,7 @@ equals the gold number (what SAMSA's non-splitting penalty and matching read),
 parse speed (sentences/s, model loaded, spaCy annotation included, one thread)
 and peak memory. Models with a guideline-style input parse EWT test as ``ewt``
 and Wiki/20K as ``wiki`` (the guidelines each corpus was annotated with). On 20K the ``ucca`` package's evaluator
-(``normalize=False``) is run on the same pairs when it is installed, and every
+(``normalize=False``) is run on the same pairs when it is installed (also on German-20K and French-20K test), and every
 count is compared. Each set is also decoded without the pipeline's Scene bias
 and implicit Scenes (``lab.scene_bias``; ``unbiased``: F1 and Scenes only, no
 timing), to show what they cost in F1 and add in Scenes.
@@ -39,9 +40,10 @@ from samsa.ucca.xml import list_passage_files, load_passage
 
 SETS = {"wiki_test": "ucca/wiki/test", "20k_test": "ucca/20k/test", "ewt_test": "ucca/ewt/test",
         "wiki_dev": "ucca/wiki/dev", "ewt_dev": "ucca/ewt/dev",
-        "de20k_dev": "ucca/de20k/dev", "de20k_test": "ucca/de20k/test"}  # fmt: skip
+        "de20k_dev": "ucca/de20k/dev", "de20k_test": "ucca/de20k/test",
+        "fr20k_dev": "ucca/fr20k/dev", "fr20k_test": "ucca/fr20k/test"}  # fmt: skip
 STYLE = {"wiki_test": "wiki", "20k_test": "wiki", "ewt_test": "ewt", "wiki_dev": "wiki", "ewt_dev": "ewt",
-         "de20k_dev": "wiki", "de20k_test": "wiki"}  # fmt: skip
+         "de20k_dev": "wiki", "de20k_test": "wiki", "fr20k_dev": "wiki", "fr20k_test": "wiki"}  # fmt: skip
 TEST_SETS = ("wiki_test", "20k_test", "ewt_test")
 
 
@@ -117,7 +119,7 @@ def evaluate_pipeline(args, pipeline: str | None) -> dict:
                 "scenes": {k: round(v, 4) for k, v in scene_scores(plain).items()},
                 "scene_count_equal": round(scene_count_share(plain), 4),
             }
-        if name in ("20k_test", "de20k_test"):
+        if name in ("20k_test", "de20k_test", "fr20k_test"):
             block["ucca_package_counts_equal"] = ucca_package_agrees(pairs)
         result["sets"][name] = block  # type: ignore[index]
         print(pipeline or args.weights, name, block, flush=True)

@@ -4,6 +4,7 @@ Usage:
     python benchmarks/parser_speed.py [--pipeline fast accurate mpnet] [--jobs 1 2] [--set 20k_test]
     python benchmarks/parser_speed.py --other /path/to/other/checkout --pipeline fast --jobs 2 --repeat 5
     python benchmarks/parser_speed.py --pipeline de --set de20k_test   # German, under "german" in the file
+    python benchmarks/parser_speed.py --pipeline fr --set fr20k_test   # French (multilingual), under "french"
 
 For every pipeline and ``--jobs`` value: ``samsa parse --tokenizer none --no-cache`` on the gold
 tokens of the test set (spaCy annotation included), and the same command on the set's first line
@@ -47,8 +48,10 @@ from _data import DATA, RESULTS, write_json
 from samsa.ucca.graph import tokens
 from samsa.ucca.xml import list_passage_files, load_passage
 
+#: the result file's key of another language's figures, by the set's prefix
+LANGUAGE_KEYS = {"de": "german", "fr": "french"}
 SETS = {"20k_test": "ucca/20k/test", "wiki_test": "ucca/wiki/test", "ewt_test": "ucca/ewt/test",
-        "de20k_test": "ucca/de20k/test"}  # fmt: skip
+        "de20k_test": "ucca/de20k/test", "fr20k_test": "ucca/fr20k/test"}  # fmt: skip
 #: run in a child interpreter so that RUSAGE_CHILDREN covers exactly one samsa run and its workers
 WRAPPER = """
 import resource, subprocess, sys, time
@@ -256,10 +259,11 @@ def main() -> None:
               "command": "python benchmarks/parser_speed.py " + " ".join(sys.argv[1:])}  # fmt: skip
     if args.other:
         record = {**{k: v for k, v in previous.items() if k != "side_by_side"}, "side_by_side": record}
-    elif args.set.startswith("de"):  # German: beside the English figures, under "german"
-        record = {**{k: v for k, v in previous.items() if k != "german"}, "german": record}
+    elif args.set[:2] in LANGUAGE_KEYS:  # German, French: beside the English figures, under "german", "french"
+        key = LANGUAGE_KEYS[args.set[:2]]
+        record = {**{k: v for k, v in previous.items() if k != key}, key: record}
     else:
-        record.update({k: previous[k] for k in ("side_by_side", "onnx", "german") if k in previous})
+        record.update({k: previous[k] for k in ("side_by_side", "onnx", *LANGUAGE_KEYS.values()) if k in previous})
     write_json("parser_speed.json", record)
 
 

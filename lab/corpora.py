@@ -16,6 +16,8 @@ TRAIN = ("ucca/wiki/train", "ucca/ewt/train")
 DEV = ("ucca/wiki/dev", "ucca/ewt/dev")
 #: (training folders, dev folders) by language: German-20K as SemEval-2019 split it
 CORPORA = {"en": (TRAIN, DEV), "de": (("ucca/de20k/train",), ("ucca/de20k/dev",))}
+#: the multilingual tier: English and German together (French-20K, with no licence, is never trained on)
+CORPORA["multi"] = (CORPORA["en"][0] + CORPORA["de"][0], CORPORA["en"][1] + CORPORA["de"][1])
 
 
 def load(dirs: list[Path], limit: int | None) -> tuple[list[Path], list[nx.DiGraph]]:

@@ -25,8 +25,10 @@ from samsa.scoring.uncertainty import count_error
 __all__ = ["DEV", "TEST", "fit_error_model", "set_table", "spread"]
 
 #: the dev sets each pipeline's error model is fitted on, and the test sets it is reported on
-DEV = {"fast": ["wiki/dev", "ewt/dev"], "de": ["de20k/dev"]}
-TEST = {"fast": ["wiki/test", "20k/test"], "de": ["de20k/test"]}
+DEV = {"fast": ["wiki/dev", "ewt/dev"], "de": ["de20k/dev"], "fr": ["fr20k/dev"],
+       "multilingual": ["wiki/dev", "ewt/dev", "de20k/dev"]}  # fmt: skip
+TEST = {"fast": ["wiki/test", "20k/test"], "de": ["de20k/test"], "fr": ["fr20k/test"],
+        "multilingual": ["wiki/test", "20k/test", "de20k/test"]}  # fmt: skip
 #: where the tables are kept between runs (they take minutes to compute: every set parsed with its draws)
 CACHE = Path(platformdirs.user_cache_dir("samsa")) / "lab" / "estimate_tables"
 
@@ -104,12 +106,12 @@ def fit_error_model(tables: list[dict[str, np.ndarray]]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from samsa.engine.uncertainty import CALIBRATION_FILE
+    from samsa.engine.uncertainty import CALIBRATION_FILE, calibration_key
     from samsa.parsers.builtin import BuiltinParser
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default="../shared/data")
-    ap.add_argument("--pipelines", nargs="+", default=list(DEV))
+    ap.add_argument("--pipelines", nargs="+", default=["fast", "de"])
     ap.add_argument("--fit", action="store_true", help="write the error models to the weights' table")
     ap.add_argument("--floor", type=float, default=0.5, help="the variance floor's scale (benchmarks/estimate.py)")
     ap.add_argument("--share", type=float, default=0.5, help="the doubt design's uniform share (the same)")
@@ -123,10 +125,10 @@ def main(argv: list[str] | None = None) -> int:
         model["command"] = "python -m lab.estimate " + " ".join(argv if argv is not None else sys.argv[1:])
         print(pipeline, json.dumps(model), flush=True)
         if args.fit:
-            weights = BuiltinParser(pipeline=pipeline).weights
-            path = weights.parent / CALIBRATION_FILE
+            parser = BuiltinParser(pipeline=pipeline)
+            path = parser.weights.parent / CALIBRATION_FILE
             table = json.loads(path.read_text(encoding="utf-8"))
-            table[weights.name]["error_model"] = model
+            table[calibration_key(parser)]["error_model"] = model
             path.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return 0
 

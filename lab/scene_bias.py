@@ -4,6 +4,7 @@ step after ``lab.train``).
 Usage:
     python -m lab.scene_bias --pipeline fast [--data ../shared/data] [--weights FILE]
     python -m lab.scene_bias --pipeline de --lang de     # German-20K dev, no human guard
+    python -m lab.scene_bias --pipeline multilingual --lang multi   # English and German dev; French-20K dev reported
 
 A bias added to the log-probability of the main-relation labels (P/S) before decoding makes the parser find
 more Scenes. Too few Scenes make SAMSA score a correct split 0 (more output sentences than source Scenes); too
@@ -51,6 +52,11 @@ DEV_LIMITS: dict[str, dict[str, float]] = {
 #: German: German-20K dev, at the limits German-20K test is held to; no human guard (DEplain-web's ratings are
 #: reported, never tuned on, and the ACL-2018 ratings are English)
 GERMAN_LIMITS: dict[str, dict[str, float]] = {"de20k/dev": {"over-split": 15.0, "chunks": 5.0}}
+#: the multilingual pipeline: every English and German dev set at its language's limits; the English human guard
+MULTI_LIMITS: dict[str, dict[str, float]] = {**DEV_LIMITS, **GERMAN_LIMITS}
+#: dev sets decoded at every bias and recorded in the grid (``reported``) but not held to limits: French-20K dev,
+#: where no bias of the multilingual weights keeps within German-20K's limits (docs/parser.md)
+REPORTED: dict[str, tuple[str, ...]] = {"multi": ("fr20k/dev",)}
 
 
 def grid_row(
@@ -161,7 +167,16 @@ def main(argv: list[str] | None = None) -> int:
         help="the human-agreement floor is this file's decoded without a bias (default: the weights' own)",
     )
     ap.add_argument("--dry-run", action="store_true", help="print the grid and the choice; write nothing")
-    ap.add_argument("--lang", choices=("en", "de"), default="en", help="de: German-20K dev, no human guard")
+    ap.add_argument(
+        "--grid", type=float, nargs="+", default=list(GRID), metavar="BIAS", help="the biases tried (default: GRID)"
+    )
+    ap.add_argument(
+        "--lang",
+        choices=("en", "de", "multi"),
+        default="en",
+        help="de: German-20K dev, no human guard; multi: English and German dev, the English guard, French-20K dev "
+        "reported in the grid",
+    )
     ap.add_argument(
         "--implicit-scenes",
         nargs="+",
@@ -172,14 +187,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     variants: list[tuple[str, ...]] = [(), *([tuple(args.implicit_scenes)] if args.implicit_scenes else [])]
-    limits = GERMAN_LIMITS if args.lang == "de" else DEV_LIMITS
-    files = {name: list_passage_files(Path(args.data) / "ucca" / name) for name in limits}
+    limits = {"en": DEV_LIMITS, "de": GERMAN_LIMITS, "multi": MULTI_LIMITS}[args.lang]
+    reported = REPORTED.get(args.lang, ())
+    files = {name: list_passage_files(Path(args.data) / "ucca" / name) for name in (*limits, *reported)}
     gold = {name: [load_passage(f) for f in fs] for name, fs in files.items()}
-    if args.lang == "en":
+    if args.lang != "de":
         sources, outputs, ratings = acl2018_items(args.data)
 
     def human_at(weights: str | None, biases: Sequence[float], implicit: Sequence[str] = ()) -> list[float | None]:
-        if args.lang != "en":
+        if args.lang == "de":
             return [None] * len(biases)
         parser = BuiltinParser(pipeline=args.pipeline, weights=weights, implicit_scenes=implicit)
         graphs_at = [[p.to_graph() for p in at] for at in parser.parse_at_biases(sources, biases)]
@@ -187,17 +203,21 @@ def main(argv: list[str] | None = None) -> int:
             agreement(human_items(graphs, outputs, ratings), resamples=0)["split_outputs"].r for graphs in graphs_at
         ]
 
-    grid = []
+    grid: list[dict[str, Any]] = []
     for implicit in variants:
-        per_set: list[dict[str, Any]] = [{} for _ in GRID]
+        per_set: list[dict[str, Any]] = [{} for _ in args.grid]
         for name, graphs in gold.items():  # each set featurized once, decoded at every bias
             style = "ewt" if name.startswith("ewt") else "wiki"
             parser = BuiltinParser(pipeline=args.pipeline, weights=args.weights, style=style, implicit_scenes=implicit)
-            at_biases = parser.parse_at_biases([tokens(g) for g in graphs], GRID)
+            at_biases = parser.parse_at_biases([tokens(g) for g in graphs], args.grid)
             for stats, at_bias in zip(per_set, at_biases, strict=True):
                 stats[name] = battery_scores(graphs, [p.to_graph() for p in at_bias])
-        humans = human_at(args.weights, GRID, implicit)
-        grid += [grid_row(b, stats, h, implicit) for b, stats, h in zip(GRID, per_set, humans, strict=True)]
+        humans = human_at(args.weights, args.grid, implicit)
+        for b, stats, h in zip(args.grid, per_set, humans, strict=True):
+            record = grid_row(b, {k: v for k, v in stats.items() if k not in reported}, h, implicit)
+            if reported:
+                record["reported"] = grid_row(b, {k: v for k, v in stats.items() if k in reported})["sets"]
+            grid.append(record)
     ref = args.reference_weights or str(BuiltinParser(pipeline=args.pipeline, weights=args.weights).weights)
     (floor,) = human_at(ref, [0.0], ())
     for r in grid:

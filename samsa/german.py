@@ -1,7 +1,7 @@
 """German text processing: tokenizer, sentence splitter and syllables, by rules (lemmas: ``aligners.lemma``).
 
 The package index has no German spaCy model, so samsa tokenizes and splits German with its own rules
-(``benchmarks/german_text.py`` measures them against German-20K's gold tokens and the sentence splits of
+(``benchmarks/language_text.py`` measures them against German-20K's gold tokens and the sentence splits of
 BiSECT's and DEplain's references). What the rules know:
 
 * abbreviations keep their period (``z.B.``, ``usw.``, ``Dr.``, ``Nr.``), as do ordinals before a word

@@ -37,6 +37,18 @@ def _german_sentences(text: str) -> list[str]:
     return split_de(text)
 
 
+def _french(text: str) -> list[str]:
+    from samsa.french import tokenize_fr
+
+    return tokenize_fr(text)
+
+
+def _french_sentences(text: str) -> list[str]:
+    from samsa.french import split_fr
+
+    return split_fr(text)
+
+
 def _sacrebleu(name: str) -> Callable[[str], list[str]]:
     def tok(text: str) -> list[str]:
         from samsa.normalize import get_tokenizer
@@ -49,7 +61,8 @@ def _sacrebleu(name: str) -> Callable[[str], list[str]]:
 #: ``none`` (EASSE's ``plain``): the text is already tokenized (split on whitespace);
 #: ``wordpunct``: NLTK's WordPunct rule, what the original SAMSA scripts used;
 #: ``13a`` / ``intl``: sacrebleu's tokenizers, what EASSE applies before SAMSA (``tokenizer=`` there);
-#: ``de``: German rules (abbreviations, ordinals, dates, German quotes; ``samsa.german``).
+#: ``de``: German rules (abbreviations, ordinals, dates, German quotes; ``samsa.german``); ``fr``: French rules
+#: (elisions, abbreviations, guillemets; ``samsa.french``).
 TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "none": _whitespace,
     "plain": _whitespace,
@@ -57,6 +70,7 @@ TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "13a": _sacrebleu("13a"),
     "intl": _sacrebleu("intl"),
     "de": _german,
+    "fr": _french,
 }
 
 #: the default sentence splitter; older names stay available so old signatures keep their meaning
@@ -128,11 +142,13 @@ def _split(text: str, closers: bool) -> list[str]:
 #: ``rule.v1``: the first rule-based splitter (a closing quote after a final mark became its own sentence);
 #: ``rule.v2``: the same rules, and a token of closing quotes/brackets right after a boundary stays with the
 #: sentence it closes, as NLTK Punkt's boundary realignment does (so FKGL's sentence counts equal EASSE's);
-#: ``de.v1``: German rules (abbreviations, ordinals, dates, German quotes, the ``_SPLIT_`` marker; ``samsa.german``)
+#: ``de.v1``: German rules (abbreviations, ordinals, dates, German quotes, the ``_SPLIT_`` marker; ``samsa.german``);
+#: ``fr.v1``: French rules (``samsa.french``)
 SPLITTERS: dict[str, Callable[[str], list[str]]] = {
     "rule.v1": lambda text: _split(text, closers=False),
     "rule.v2": lambda text: _split(text, closers=True),
     "de.v1": _german_sentences,
+    "fr.v1": _french_sentences,
 }
 
 

@@ -345,22 +345,36 @@ def test_the_live_estimate_is_score_with_the_plan(tmp_path):
     assert row["estimate"]["samsa"] == 75.0 and not (tmp_path / "escaped.txt").exists()
 
 
-def test_german_lines_are_parsed_and_served_in_german(tmp_path):
-    src = FIXTURES / "de_sources.txt"
-    command = [sys.executable, "-m", "samsa", "annotate", "--lang", "de", "--source", str(src), "--lines", "1",
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_lines_are_parsed_and_served_in_their_language(tmp_path, lang):
+    """German and French: the line in the language's tokens, its parse by the language's pipeline, the Scene
+    count's distribution from the language's calibration (French's own, fitted on French-20K dev)."""
+    from samsa.languages import get_language
+    from samsa.text import tokenize
+
+    if lang == "fr":
+        from samsa.errors import PluginUnavailable
+        from samsa.parsers.builtin.e5 import find_e5
+
+        try:
+            find_e5()
+        except PluginUnavailable as e:
+            pytest.skip(str(e))
+    src = FIXTURES / f"{lang}_sources.txt"
+    command = [sys.executable, "-m", "samsa", "annotate", "--lang", lang, "--source", str(src), "--lines", "1",
                "--out", str(tmp_path / "ann"), "--no-browser", "--port", "0", "-q"]  # fmt: skip
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = proc.stdout.readline() if proc.stdout else ""
         port, token = first.split(":")[-1].split("/")[0], first.strip().split("token=")[-1]
-        conn = http.client.HTTPConnection("127.0.0.1", int(port), timeout=10)
+        conn = http.client.HTTPConnection("127.0.0.1", int(port), timeout=30)
         conn.request("GET", "/api/line/1", headers={"Host": f"127.0.0.1:{port}", "X-Samsa-Token": token})
         view = json.loads(conn.getresponse().read())
     finally:
         proc.terminate()
-        proc.communicate(timeout=30)
-    words = src.read_text(encoding="utf-8").splitlines()[0].split()
-    assert "".join(view["tokens"]) == "".join(words)  # the German tokenizer's tokens of the line
+        _, err = proc.communicate(timeout=30)
+    line = src.read_text(encoding="utf-8").splitlines()[0]
+    assert view.get("tokens") == tokenize(line, get_language(lang).tokenizer), err
     assert view["parse"]["scenes"] and sum(view["scene_counts"].values()) == pytest.approx(1.0, abs=1e-3)
 
 

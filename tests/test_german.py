@@ -108,11 +108,11 @@ def test_language_picks_tokenizer_splitter_and_signature():
 
 
 def test_unsupported_language_and_english_only_aligner_are_refused():
-    with pytest.raises(ConfigError, match=r"no resources for language 'fr'; supported languages: de \(German\), en"):
-        SamsaConfig(language="fr")
+    with pytest.raises(ConfigError, match=r"no resources for language 'it'; supported languages: de \(German\), en"):
+        SamsaConfig(language="it")
     with pytest.raises(ConfigError, match="the sultan aligner needs English resources"):
         SamsaConfig(language="de", aligner="sultan")
-    assert set(LANGUAGES) == {"en", "de"} and get_language("de").parser == "builtin:de"
+    assert set(LANGUAGES) == {"en", "de", "fr"} and get_language("de").parser == "builtin:de"
 
 
 def test_german_lemma_aligner():
@@ -139,12 +139,12 @@ def test_german_manual_ucca_by_hand(fixture_path, german_gold, capsys):
     assert split["signature"].endswith("|tok:de|lc:no|split:de.v1|lang:de|version:0.1.0")
 
 
-def test_cli_refuses_french_in_one_line(fixture_path, capsys):
-    rc = main(["score", "--lang", "fr", "--source", str(fixture_path("de_sources.txt")),
+def test_cli_refuses_a_language_without_an_entry_in_one_line(fixture_path, capsys):
+    rc = main(["score", "--lang", "it", "--source", str(fixture_path("de_sources.txt")),
                str(fixture_path("de_outputs.txt"))])  # fmt: skip
     err = capsys.readouterr().err.strip().splitlines()
     assert rc == 1 and err == [
-        "samsa: error: no resources for language 'fr'; supported languages: de (German), en (English)"
+        "samsa: error: no resources for language 'it'; supported languages: de (German), en (English), fr (French)"
     ]
 
 

@@ -53,7 +53,7 @@ def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
 
 
 def test_the_readme_has_what_this_test_runs():
-    assert len(console_examples()) == 8 and len(blocks("bash")) >= 3 and len(blocks("python")) == 2
+    assert len(console_examples()) == 9 and len(blocks("bash")) >= 3 and len(blocks("python")) == 2
     assert len(blocks("text")) == 0  # every example runs here
     assert 'python -m pip install ".[test]"\npython -m pytest\n' in blocks("bash")[0]
 

@@ -64,7 +64,10 @@ def resolve_language(code: str | None, test_set: str | None = None) -> Language:
 
 def hint_language(lines: list[str], lang: Language, given: bool, where: str) -> None:
     """One line on stderr when text read in the default language, which nobody chose, looks like another
-    supported language (:func:`~samsa.languages.language_hint`), with the ``--lang`` to use."""
+    supported language (:func:`~samsa.languages.language_hint`), with the ``--lang`` to use; and the language's
+    ``parse_caveat``, where it has one (its raw text is about to be parsed)."""
+    if lang.parse_caveat:
+        print(f"samsa: warning: {lang.parse_caveat}", file=sys.stderr)
     if given:
         return
     other = language_hint(lines, lang.code)

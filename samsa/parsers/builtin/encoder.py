@@ -10,12 +10,14 @@ import os
 import unicodedata
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 __all__ = [
     "ENCODER_PACKAGE",
     "MiniLM",
+    "PieceTokenizer",
     "WordEncoder",
     "WordPiece",
     "find_model_dir",
@@ -174,14 +176,24 @@ def _layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.n
     return (x - mu) / np.sqrt(var + eps) * w + b
 
 
-class WordEncoder:
-    """What both frozen encoders share: sentences of words -> per-word states at every layer.
+class PieceTokenizer(Protocol):
+    """A word -> its piece ids, and the ids of the start, end and unknown pieces (:class:`WordPiece`, ``Unigram``)."""
 
-    A subclass sets ``tok`` (:class:`WordPiece`), ``layers_n``, ``dim``, ``dir`` and ``pad`` (the padding
+    cls: int
+    sep: int
+    unk: int
+
+    def word(self, word: str) -> list[int]: ...
+
+
+class WordEncoder:
+    """What the frozen encoders share: sentences of words -> per-word states at every layer.
+
+    A subclass sets ``tok`` (a :class:`PieceTokenizer`), ``layers_n``, ``dim``, ``dir`` and ``pad`` (the padding
     piece id) and computes :meth:`forward`.
     """
 
-    tok: WordPiece
+    tok: PieceTokenizer
     layers_n: int
     dim: int
     dir: Path

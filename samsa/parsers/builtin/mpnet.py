@@ -251,6 +251,10 @@ def encoder_files(name: str, encoder_dir: str | Path | None) -> list[Path]:
     if name == "mpnet":
         found = find_mpnet(encoder_dir)
         return [found / "model.safetensors"] if isinstance(found, Path) else found
+    if name == "e5":
+        from samsa.parsers.builtin.e5 import find_e5
+
+        return [find_e5(encoder_dir)]
     if name != "minilm":
         from samsa.errors import PluginUnavailable
 

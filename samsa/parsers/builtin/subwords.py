@@ -6,6 +6,7 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -79,8 +80,11 @@ def subword_ids(vocab: Vocab, words: Sequence[str]) -> np.ndarray:
     return out
 
 
-def featurize_words(vocab: Vocab, sentences: Sequence[Sequence[str]], *, style: int = 0) -> list[Featurized]:
-    """Token lists (kept as given) as the network of a words-only vocabulary reads them (no spaCy)."""
+def featurize_words(
+    vocab: Vocab, sentences: Sequence[Sequence[str]], *, style: int = 0, encoder: Any = None
+) -> list[Featurized]:
+    """Token lists (kept as given) as the network of a words-only vocabulary reads them (no spaCy); ``encoder``:
+    also its per-word states (the ``multilingual`` pipeline's)."""
     unk = vocab.word_id[UNK]
     out = []
     for words in sentences:
@@ -95,4 +99,7 @@ def featurize_words(vocab: Vocab, sentences: Sequence[Sequence[str]], *, style: 
                 subwords=subword_ids(vocab, words),
             )
         )
+    if encoder is not None:
+        for f, enc in zip(out, encoder.words(sentences), strict=True):
+            f.encoded = enc.astype(np.float16)  # as stored for training: the same inputs at inference
     return out

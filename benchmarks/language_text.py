@@ -1,7 +1,8 @@
-"""German text processing measured against corpora: the tokenizer on German-20K's gold tokens, the sentence splitter
-on the sentence boundaries of BiSECT's and DEplain-web's references.
+"""German and French text processing measured against corpora: the German tokenizer on German-20K's gold tokens,
+the German sentence splitter on the sentence boundaries of BiSECT's and DEplain-web's references, the French
+tokenizer on French-20K's gold tokens.
 
-    python benchmarks/german_text.py
+    python benchmarks/language_text.py
 
 * **Tokens** (German-20K test, 652 sentences, and dev): German-20K ships tokens, not text, so each sentence's
   text is rebuilt from them (a space between tokens, none before closing punctuation and after opening quotes)
@@ -14,13 +15,20 @@ on the sentence boundaries of BiSECT's and DEplain-web's references.
   and F1 and the share of references split into exactly their sentences, for ``de.v1`` and for English's
   ``rule.v2``.
 
-Writes ``benchmarks/results/german_text.json``.
+* **French tokens** (French-20K dev and test, 239 passages each): each passage's text rebuilt as French is
+  written (German's rule, and no space after an elided word's apostrophe, ``l'homme``) and tokenized again; the
+  same figures for ``fr``, ``wordpunct`` and the whitespace split, and the share of passages whose tokens joined
+  by spaces come back unchanged. French-20K's passages hold several sentences but mark no boundary, so the French
+  splitter is not measured. The French rules were written looking at French-20K dev's tokens (test: once).
+
+Writes ``benchmarks/results/language_text.json`` (``german``, ``french``).
 """
 
 from __future__ import annotations
 
 import csv
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -63,19 +71,22 @@ def prf(tp: int, guessed: int, gold: int) -> dict:
     return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r) if p + r else 0.0, 4)}
 
 
-def token_agreement(split: str) -> dict:
-    golds = [tokens(load_passage(f)) for f in list_passage_files(DATA / "ucca" / "de20k" / split)]
-    out = {"sentences": len(golds)}
-    for name, fn in (("de", lambda s: tokenize(s, "de")), ("wordpunct", lambda s: tokenize(s, "wordpunct")),
+def token_agreement(corpus: str, split: str, rules: str, text_of: Callable[[list[str]], str], unit: str) -> dict:
+    """``ucca/CORPUS/SPLIT``: the language's rules (``rules``), ``wordpunct`` and whitespace against the gold
+    tokens of each item's text rebuilt by ``text_of``; ``unit`` names the items (sentences, passages)."""
+    golds = [tokens(load_passage(f)) for f in list_passage_files(DATA / "ucca" / corpus / split)]
+    out: dict = {unit: len(golds)}
+    for name, fn in ((rules, lambda s: tokenize(s, rules)), ("wordpunct", lambda s: tokenize(s, "wordpunct")),
                      ("whitespace", str.split)):  # fmt: skip
         tp = guessed = ref = exact = 0
         for words in golds:
-            text = rebuild(words)
+            text = text_of(words)
             ours = fn(text)
             a, b = spans(text, ours), spans(text, words)
             tp, guessed, ref = tp + len(a & b), guessed + len(a), ref + len(b)
             exact += ours == words
-        out[name] = {**prf(tp, guessed, ref), "exact_sentences": round(exact / len(golds), 4)}
+        out[name] = {**prf(tp, guessed, ref), f"exact_{unit}": round(exact / len(golds), 4)}
+    out[f"{rules}_on_gold_tokens"] = round(sum(tokenize(" ".join(w), rules) == w for w in golds) / len(golds), 4)
     return out
 
 
@@ -127,21 +138,33 @@ def deplain_counts(rows: list[list[str]]) -> dict:
     return out
 
 
+def rebuild_fr(words: list[str]) -> str:
+    """French text from tokens: German-20K's rule, and no space after an elided word (``l'``, ``qu'``)."""
+    out = rebuild(words)
+    for k, w in enumerate(words[:-1]):
+        if w[-1:] in "'’" and len(w) > 1:
+            out = out.replace(f"{w} {words[k + 1]}", f"{w}{words[k + 1]}", 1)
+    return out
+
+
 def main() -> None:
-    result = {
-        "command": "python benchmarks/german_text.py",
-        "tokens": {split: token_agreement(split) for split in ("test", "dev")},
+    german = {
+        "tokens": {split: token_agreement("de20k", split, "de", rebuild, "sentences") for split in ("test", "dev")},
         "boundaries": {
             "bisect_de_test": boundary_agreement(bisect("BiSECT_test.simp")),
             "bisect_de_valid": boundary_agreement(bisect("BiSEC_valid.simp")),
             "deplain_web_rated": deplain_counts(deplain()),
         },
     }
-    for k, v in result["tokens"].items():
-        print("tokens", k, v)
-    for k, v in result["boundaries"].items():
-        print("boundaries", k, v)
-    write_json("german_text.json", result)
+    french = {
+        "tokens": {split: token_agreement("fr20k", split, "fr", rebuild_fr, "passages") for split in ("dev", "test")}
+    }
+    for language, part in (("german", german), ("french", french)):
+        for what, rows in part.items():
+            for k, v in rows.items():
+                print(language, what, k, v)
+    write_json("language_text.json", {"command": "python benchmarks/language_text.py", "german": german,
+                                      "french": french})  # fmt: skip
 
 
 if __name__ == "__main__":
