@@ -153,3 +153,19 @@ def test_french_training_data_digest(french_parser, data_dir) -> None:
     files = [f for d in CORPORA["multi"][0] for f in list_passage_files(data_dir / d)]
     assert not any("fr20k" in str(f) for f in files)
     assert french_parser.meta["train_sha256"] == data_hash(files)
+
+
+def test_french_and_the_multilingual_pipeline_have_calibrations_of_their_own(french_parser) -> None:
+    """One weights file, two calibrations (weights/uncertainty.json): French's fitted on French-20K dev, the
+    multilingual pipeline's on Wiki, EWT and German-20K dev."""
+    from samsa.engine.uncertainty import calibration_key, parser_calibration, parser_error_model
+    from samsa.parsers.builtin import BuiltinParser
+
+    multi = BuiltinParser(pipeline="multilingual")
+    assert (calibration_key(french_parser), calibration_key(multi)) == (
+        "ucca-span-multi-e5.npz@fr",
+        "ucca-span-multi-e5.npz",
+    )
+    assert (parser_calibration(french_parser).margin, parser_calibration(multi).margin) == (29.56, 13.89)
+    assert parser_error_model(french_parser).coef[0] == pytest.approx(1389.735135)
+    assert parser_error_model(multi).coef[0] == pytest.approx(412.16138)
