@@ -214,7 +214,7 @@ def test_over_long_input_under_a_3gb_cap_is_one_line(tmp_path, lang, tokens, opt
 @pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS as Linux keeps it")
 def test_a_french_line_at_the_limit_parses_under_the_cap(tmp_path):
     """docs/parser.md: a French line of 1,000 tokens (the limit) parses with the multilingual encoder under the
-    same 3 GB cap (its peak resident memory: 0.57 GB)."""
+    same 3 GB cap (its peak resident memory, docs/parser.md: 0.57 GB)."""
     needs_e5()
     src = tmp_path / "src.txt"
     words = "le capitaine du navire vit la baleine et les marins plongèrent dans la mer froide".split()
