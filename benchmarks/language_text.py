@@ -18,8 +18,13 @@ tokenizer on French-20K's gold tokens.
 * **French tokens** (French-20K dev and test, 239 passages each): each passage's text rebuilt as French is
   written (German's rule, and no space after an elided word's apostrophe, ``l'homme``) and tokenized again; the
   same figures for ``fr``, ``wordpunct`` and the whitespace split, and the share of passages whose tokens joined
-  by spaces come back unchanged. French-20K's passages hold several sentences but mark no boundary, so the French
-  splitter is not measured. The French rules were written looking at French-20K dev's tokens (test: once).
+  by spaces come back unchanged. With spaCy's ``fr_core_news_md`` installed (the ``fr-spacy`` extra), its
+  tokenizer (``fr-spacy``) too. The French rules were written looking at French-20K dev's tokens (test: once).
+* **French sentence boundaries**: French-20K's files hold one or more sentences of a passage (file names keep the
+  passage) and mark no boundary inside a file. Each passage's files are rebuilt as one text and split again:
+  reported are the share of the boundaries between files found (recall) and the number of boundaries placed
+  inside files (some right, most wrong: read by hand in docs/BENCHMARKS.md), for ``fr.v1`` and, when installed,
+  ``fr-spacy.v1``.
 
 Writes ``benchmarks/results/language_text.json`` (``german``, ``french``).
 """
@@ -27,6 +32,7 @@ Writes ``benchmarks/results/language_text.json`` (``german``, ``french``).
 from __future__ import annotations
 
 import csv
+import importlib.util
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -34,6 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _data import DATA, write_json
 
+from samsa.french import SPACY_MODEL
 from samsa.german import SPLIT_MARKER
 from samsa.text import split_sentences, tokenize
 from samsa.ucca.graph import tokens
@@ -71,13 +78,15 @@ def prf(tp: int, guessed: int, gold: int) -> dict:
     return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r) if p + r else 0.0, 4)}
 
 
-def token_agreement(corpus: str, split: str, rules: str, text_of: Callable[[list[str]], str], unit: str) -> dict:
-    """``ucca/CORPUS/SPLIT``: the language's rules (``rules``), ``wordpunct`` and whitespace against the gold
-    tokens of each item's text rebuilt by ``text_of``; ``unit`` names the items (sentences, passages)."""
+def token_agreement(
+    corpus: str, split: str, rules: str, text_of: Callable[[list[str]], str], unit: str, others: tuple[str, ...] = ()
+) -> dict:
+    """``ucca/CORPUS/SPLIT``: the language's rules (``rules``), ``others``, ``wordpunct`` and whitespace against the
+    gold tokens of each item's text rebuilt by ``text_of``; ``unit`` names the items (sentences, passages)."""
     golds = [tokens(load_passage(f)) for f in list_passage_files(DATA / "ucca" / corpus / split)]
     out: dict = {unit: len(golds)}
-    for name, fn in ((rules, lambda s: tokenize(s, rules)), ("wordpunct", lambda s: tokenize(s, "wordpunct")),
-                     ("whitespace", str.split)):  # fmt: skip
+    named = [(t, lambda s, t=t: tokenize(s, t)) for t in (rules, *others, "wordpunct")]
+    for name, fn in (*named, ("whitespace", str.split)):
         tp = guessed = ref = exact = 0
         for words in golds:
             text = text_of(words)
@@ -138,6 +147,23 @@ def deplain_counts(rows: list[list[str]]) -> dict:
     return out
 
 
+def passage_boundaries(split: str, splitters: tuple[str, ...]) -> dict:
+    """French-20K ``split``: each passage's files as one text, split again by each of ``splitters``."""
+    files = list_passage_files(DATA / "ucca" / "fr20k" / split)
+    passages: dict[str, list[str]] = {}
+    for f in files:  # 1018000.xml: passage 1018, its file 0
+        passages.setdefault(f.name[: -len("000.xml")], []).append(rebuild_fr(tokens(load_passage(f))))
+    out: dict = {"passages": len(passages), "files": len(files)}
+    for splitter in splitters:
+        found = inside = between = 0
+        for texts in passages.values():
+            gold = boundaries(texts)
+            ours = boundaries(split_sentences(" ".join(texts), splitter))
+            found, between, inside = found + len(gold & ours), between + len(gold), inside + len(ours - gold)
+        out[splitter] = {"between_files_found": round(found / between, 4), "inside_files": inside}
+    return out
+
+
 def rebuild_fr(words: list[str]) -> str:
     """French text from tokens: German-20K's rule, and no space after an elided word (``l'``, ``qu'``)."""
     out = rebuild(words)
@@ -156,9 +182,13 @@ def main() -> None:
             "deplain_web_rated": deplain_counts(deplain()),
         },
     }
+    spacy_fr = importlib.util.find_spec(SPACY_MODEL) is not None
     french = {
-        "tokens": {split: token_agreement("fr20k", split, "fr", rebuild_fr, "passages") for split in ("dev", "test")}
-    }
+        "tokens": {split: token_agreement("fr20k", split, "fr", rebuild_fr, "passages", ("fr-spacy",) * spacy_fr)
+                   for split in ("dev", "test")},
+        "boundaries": {split: passage_boundaries(split, ("fr.v1", "fr-spacy.v1")[: 1 + spacy_fr])
+                       for split in ("dev", "test")},
+    }  # fmt: skip
     for language, part in (("german", german), ("french", french)):
         for what, rows in part.items():
             for k, v in rows.items():

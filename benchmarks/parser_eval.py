@@ -12,8 +12,9 @@ primary + remote, as in SemEval 2019) with the project's evaluator, scene-unit
 F1, minimal-center accuracies, the share of sentences whose number of Scenes
 equals the gold number (what SAMSA's non-splitting penalty and matching read),
 parse speed (sentences/s, model loaded, spaCy annotation included, one thread)
-and peak memory. Models with a guideline-style input parse EWT test as ``ewt``
-and Wiki/20K as ``wiki`` (the guidelines each corpus was annotated with). On 20K the ``ucca`` package's evaluator
+and peak memory. Models with a guideline-style input parse EWT and French-20K as ``ewt``
+and Wiki/20K/German-20K as ``wiki`` (the guidelines each corpus was annotated with). On 20K the ``ucca``
+package's evaluator
 (``normalize=False``) is run on the same pairs when it is installed (also on German-20K and French-20K test), and every
 count is compared. Each set is also decoded without the pipeline's Scene bias
 and implicit Scenes (``lab.scene_bias``; ``unbiased``: F1 and Scenes only, no
@@ -43,7 +44,7 @@ SETS = {"wiki_test": "ucca/wiki/test", "20k_test": "ucca/20k/test", "ewt_test": 
         "de20k_dev": "ucca/de20k/dev", "de20k_test": "ucca/de20k/test",
         "fr20k_dev": "ucca/fr20k/dev", "fr20k_test": "ucca/fr20k/test"}  # fmt: skip
 STYLE = {"wiki_test": "wiki", "20k_test": "wiki", "ewt_test": "ewt", "wiki_dev": "wiki", "ewt_dev": "ewt",
-         "de20k_dev": "wiki", "de20k_test": "wiki", "fr20k_dev": "wiki", "fr20k_test": "wiki"}  # fmt: skip
+         "de20k_dev": "wiki", "de20k_test": "wiki", "fr20k_dev": "ewt", "fr20k_test": "ewt"}  # fmt: skip
 TEST_SETS = ("wiki_test", "20k_test", "ewt_test")
 
 

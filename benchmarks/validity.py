@@ -30,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _data import DATA, RESULTS, write_json
 
+from lab.corpora import guideline_style
 from lab.validity import (
     OUTPUTS,
     battery_mad,
@@ -49,7 +50,7 @@ def one_set(gold_rel: str, parser: str, scene_bias: float | None = None) -> dict
     """The battery on one gold set; EWT sets are parsed under their guidelines' style (UCCA v2), the others
     under the Wiki style, as ``benchmarks/parser_eval.py`` parses them."""
     gold = [load_passage(f) for f in list_passage_files(DATA / "ucca" / gold_rel)]
-    options = _options(parser, scene_bias, "ewt" if gold_rel.startswith("ewt") else "wiki")
+    options = _options(parser, scene_bias, guideline_style(gold_rel))
     start = time.perf_counter()
     built = get_parser(parser, **options)
     parsed = built.parse([tokens(g) for g in gold])

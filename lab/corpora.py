@@ -33,6 +33,16 @@ def dev_limit(limit: int | None) -> int | None:
     return limit and max(20, limit // 5)
 
 
+def guideline_style(name: str) -> str:
+    """The parser style of a gold set by its name (``ewt/dev``, ``ucca/fr20k/test``): EWT and French-20K follow the
+    UCCA v2 guidelines (``ewt``), Wiki, 20K and German-20K v1 (``wiki``).
+
+    >>> [guideline_style(n) for n in ("ewt/dev", "ucca/fr20k/test", "wiki/dev", "de20k/dev")]
+    ['ewt', 'ewt', 'wiki', 'wiki']
+    """
+    return "ewt" if name.removeprefix("ucca/").startswith(("ewt", "fr20k")) else "wiki"
+
+
 def styles_of(files: list[Path]) -> list[int]:
     """Guideline style per passage file (``features.STYLES``): EWT follows UCCA v2, Wiki (and 20K) v1."""
     from samsa.parsers.builtin.features import STYLES

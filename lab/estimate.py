@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import platformdirs
 
+from lab.corpora import guideline_style
 from lab.uncertainty import BATTERY, battery_tree_scores, draw_set, load_sets, menus
 from samsa.scoring.estimate import error_features
 from samsa.scoring.uncertainty import count_error
@@ -40,17 +41,22 @@ def set_table(data: str, name: str, pipeline: str, seed: int = 0) -> dict[str, n
     expected squared distance between the output's score on a drawn tree and on the one-best, under the calibrated
     menu; ``trees``: each output's score on each of the line's trees, ``weights``: the menu's), ``count_error``
     (lines: the expected distance between the one-best's Scene count and the annotators' under the calibrated count
-    distribution), ``tokens`` (lines)."""
-    path = CACHE / f"{name.replace('/', '_')}_{pipeline}_{seed}_abl.npz"  # with SAMSA-abl's columns
+    distribution), ``tokens`` (lines). The file is named by the weights' and the calibration's digests: new
+    weights or a new calibration compute it anew."""
+    import hashlib
+
+    from samsa.engine.uncertainty import parser_calibration
+    from samsa.parsers.builtin import BuiltinParser
+    from samsa.parsers.builtin.runtime import weights_digest
+    from samsa.ucca.graph import tokens
+
+    parser = BuiltinParser(pipeline=pipeline, style=guideline_style(name))
+    cal = parser_calibration(parser)
+    digest = hashlib.sha256(f"{weights_digest(parser.weights)}|{cal!r}".encode()).hexdigest()[:12]
+    path = CACHE / f"{name.replace('/', '_')}_{pipeline}_{seed}_{digest}_abl.npz"  # with SAMSA-abl's columns
     if path.exists():
         with np.load(path) as z:
             return dict(z)
-    from samsa.engine.uncertainty import parser_calibration
-    from samsa.parsers.builtin import BuiltinParser
-    from samsa.ucca.graph import tokens
-
-    parser = BuiltinParser(pipeline=pipeline, style="ewt" if name.startswith("ewt") else "wiki")
-    cal = parser_calibration(parser)
     gold = load_sets(data, [name])[name]
     drawn = draw_set(parser, gold, cal, seed)
     ms = menus(drawn, cal)

@@ -25,7 +25,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from samsa.parsers.builtin.features import VECTOR_DIM, Featurized, Vocab
+from samsa.parsers.builtin.features import UNK, VECTOR_DIM, Featurized, Vocab
 from samsa.parsers.builtin.remotes import N_BUCKETS
 from samsa.parsers.builtin.runtime import NumpySpanNet
 
@@ -116,6 +116,8 @@ class SpanModel(nn.Module):
             nn.Linear(2 * hidden, mlp), nn.ReLU(), nn.Dropout(dropout), nn.Linear(mlp, len(vocab.labels))
         )
         self.hidden = hidden
+        self.lexical_dropout = 0.0  # training only: the share of tokens whose word and n-gram inputs are hidden
+        self.unk = vocab.word_id[UNK]
         self.remote: nn.Module | None = None
         if len(vocab.remotes) > 1:
             self.bucket = nn.Embedding(N_BUCKETS, 16)
@@ -140,12 +142,17 @@ class SpanModel(nn.Module):
             encoded = [None if f.encoded is None else f.encoded.to(device) for f in batch]
         for b, f in enumerate(batch):
             n = len(f.words)
-            parts = [self.word(f.words.to(device)), self.tag(f.tags.to(device)), self.dep(f.deps.to(device))]
+            words, subwords = f.words.to(device), None if f.subwords is None else f.subwords.to(device)
+            if self.training and self.lexical_dropout:  # lean on the encoder: a word unknown, its n-grams unread
+                hidden = torch.rand(n, device=device) < self.lexical_dropout
+                words = words.masked_fill(hidden, self.unk)
+                subwords = None if subwords is None else subwords.masked_fill(hidden[:, None], 0)
+            parts = [self.word(words), self.tag(f.tags.to(device)), self.dep(f.deps.to(device))]
             if self.vectors:
                 parts.append(f.vectors.to(device))
             if self.subword is not None:
-                assert f.subwords is not None, "a words-only model needs subword ids (subwords.featurize_words)"
-                parts.append(self.subword(f.subwords.to(device)))
+                assert subwords is not None, "a words-only model needs subword ids (subwords.featurize_words)"
+                parts.append(self.subword(subwords))
             if self.encoder_layers:
                 assert encoded[b] is not None, "a v3 model needs encoder features"
                 weights = torch.softmax(self.mix, 0)

@@ -225,6 +225,14 @@ def main(argv: list[str] | None = None) -> int:
         default="pooled",
         help="dev figure that picks the saved epoch: labeled pooled F1, scene-unit F1, or their mean",
     )
+    ap.add_argument(
+        "--lexical-dropout",
+        type=float,
+        default=0.0,
+        help="share of training tokens whose word and n-gram inputs are hidden (the encoder carries them: transfer "
+        "to a language never trained on)",
+    )
+    ap.add_argument("--every-epoch", action="store_true", help="also keep each epoch's weights as OUT-epochN.npz")
     args = ap.parse_args(argv)
     if args.finetune_encoder and args.encoder != "minilm":
         ap.error("--finetune-encoder needs --encoder minilm")
@@ -320,6 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.init_add_styles and not (args.init and args.styles):
         ap.error("--init-add-styles needs --init and --styles")
     init = continue_from(model, vocab, Path(args.init), add_styles=args.init_add_styles) if args.init else None
+    model.lexical_dropout = args.lexical_dropout
     device = torch.device(args.device)
     model.to(device)
     tuned = [p for n, p in model.named_parameters() if n.startswith("encoder.")]
@@ -379,6 +388,10 @@ def main(argv: list[str] | None = None) -> int:
             }
         )
         print(json.dumps(history[-1]), file=sys.stderr, flush=True)
+        if args.every_epoch:
+            out = Path(args.out)
+            save(model, vocab, args, train_files, dev_files, history, out.with_stem(f"{out.stem}-epoch{epoch}"),
+                 FORMATS[recipe], init, silver=len(train_files) - gold_count)  # fmt: skip
         if selected > best:
             best, best_epoch = selected, epoch
             save(

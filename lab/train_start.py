@@ -84,6 +84,8 @@ def continue_from(model: SpanModel, vocab: Vocab, path: Path, add_styles: bool =
     }
     if add_styles:
         record["added"] = "styles"
+    if meta.get("init"):  # the file's own start: the chain of runs back to the first
+        record["init"] = meta["init"]
     return record
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from lab.corpora import guideline_style
 from lab.validity import OUTPUTS, SEPARATOR, synthetic_outputs
 from samsa.engine.uncertainty import SourceTrees, trees_of
 from samsa.scoring.uncertainty import (
@@ -295,7 +296,7 @@ def draw_sets(pipeline: str, gold: dict[str, list[Any]], base: Calibration) -> d
 
     out = {}
     for s, gs in gold.items():
-        parser = BuiltinParser(pipeline=pipeline, style="ewt" if s.startswith("ewt") else "wiki")
+        parser = BuiltinParser(pipeline=pipeline, style=guideline_style(s))
         out[s] = draw_set(parser, gs, base)
     return out
 

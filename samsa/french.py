@@ -1,4 +1,5 @@
-"""French text processing by rules: tokenizer, sentence splitter and syllables (lemmas: ``aligners.lemma``).
+"""French text processing by rules: tokenizer, sentence splitter and syllables (lemmas: ``aligners.lemma``); spaCy's
+``fr_core_news_md`` as the other tokenizer and splitter (``fr-spacy``, ``fr-spacy.v1``), where it is installed.
 
 ``benchmarks/language_text.py`` measures the tokenizer against French-20K's gold tokens. What the rules know:
 
@@ -19,8 +20,15 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import Any
 
-__all__ = ["split_fr", "syllables_fr", "tokenize_fr"]
+from samsa.errors import PluginUnavailable
+
+__all__ = ["SPACY_MODEL", "spacy_fr", "split_fr", "split_fr_spacy", "syllables_fr", "tokenize_fr", "tokenize_fr_spacy"]
+
+#: spaCy's French pipeline (LGPL-LR, the ``fr-spacy`` extra) of ``--tokenizer fr-spacy`` and ``--splitter fr-spacy.v1``
+SPACY_MODEL = "fr_core_news_md"
 
 #: abbreviations that keep their period (lower case, without it); single letters are initials
 ABBREVIATIONS = frozenset(
@@ -122,3 +130,27 @@ def syllables_fr(word: str) -> int:
     if n > 1 and re.search(r"[^aeiouy]es?$", letters):
         n -= 1
     return max(1, n)
+
+
+@lru_cache(maxsize=2)
+def spacy_fr(model: str = SPACY_MODEL) -> Any:
+    """spaCy's French ``model`` with its tokenizer and dependency parser only (the parser places sentence
+    boundaries), loaded once per process. Not installed: one line saying what to install."""
+    try:
+        import spacy
+
+        nlp = spacy.load(model, exclude=["morphologizer", "tagger", "attribute_ruler", "lemmatizer", "ner", "senter"])
+    except (ImportError, OSError):
+        msg = f'the fr-spacy tokenizer and splitter need spaCy\'s {model}: pip install "samsa-metric[fr-spacy]" '
+        raise PluginUnavailable(msg + "(or use French's own rules: --tokenizer fr, --splitter fr.v1)") from None
+    return nlp
+
+
+def tokenize_fr_spacy(text: str) -> list[str]:
+    """French tokens of a text by spaCy's French tokenizer (``fr_core_news_md``'s)."""
+    return [t.text for t in spacy_fr().tokenizer(text) if not t.is_space]
+
+
+def split_fr_spacy(text: str) -> list[str]:
+    """French sentences of a text where ``fr_core_news_md``'s dependency parser places their boundaries."""
+    return [s.text.strip() for s in spacy_fr()(text).sents if s.text.strip()]

@@ -91,6 +91,12 @@ class Language:
     function_words, letters
         Frequent words of the language and letters its text has and English's does not: how text given as
         English is noticed to be in it (:func:`language_hint`).
+    parser_style
+        The guidelines the built-in parser follows for the language's pipeline: ``wiki`` (UCCA v1, as Wiki, 20K,
+        German-20K) or ``ewt`` (v2, as EWT and French-20K: articles are Function, quantities Q, time T).
+    parser_lexical
+        Whether the built-in parser reads the words themselves (their embeddings and character n-grams, learned on
+        its training languages); False for a language it never saw: the encoder's states and word shapes only.
     parse_caveat
         What a user must know before trusting SAMSA on the language's parses, said in one line whenever its raw
         text is parsed ("" where the parser was chosen by the rules of docs/parser.md).
@@ -109,6 +115,8 @@ class Language:
     bleu_tokenizer: str = "13a"
     function_words: frozenset[str] = field(default_factory=frozenset)
     letters: str = ""
+    parser_style: str = "wiki"
+    parser_lexical: bool = True
     parse_caveat: str = ""
 
     @property
@@ -200,9 +208,11 @@ LANGUAGES: dict[str, Language] = {
         ),
         function_words=frozenset(_FRENCH_WORDS),
         letters="éèêàçùœ",
-        parse_caveat="the multilingual parser never saw French, recovers 40% of French-20K's Scenes and scores a "
-        "correct split below the unchanged sentence: parsed SAMSA in French is not to be trusted on its own; "
-        "annotate a sample for the estimate (samsa sample, samsa annotate, samsa score --plan; docs/parser.md)",
+        parser_style="ewt",
+        parser_lexical=False,
+        parse_caveat="the multilingual parser never saw French: it finds 46% of French-20K's Scenes; parsed SAMSA in "
+        "French is not to be trusted on its own: annotate a sample for the estimate (samsa sample, samsa annotate, "
+        "samsa score --plan; docs/parser.md)",
     ),
 }
 DEFAULT_LANGUAGE = "en"

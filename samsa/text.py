@@ -7,6 +7,7 @@ tokens the aligner compares them with.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable
 
@@ -25,28 +26,10 @@ def _wordpunct(text: str) -> list[str]:
     return _WORDPUNCT.findall(text)
 
 
-def _german(text: str) -> list[str]:
-    from samsa.german import tokenize_de
-
-    return tokenize_de(text)
-
-
-def _german_sentences(text: str) -> list[str]:
-    from samsa.german import split_de
-
-    return split_de(text)
-
-
-def _french(text: str) -> list[str]:
-    from samsa.french import tokenize_fr
-
-    return tokenize_fr(text)
-
-
-def _french_sentences(text: str) -> list[str]:
-    from samsa.french import split_fr
-
-    return split_fr(text)
+def _lazy(ref: str) -> Callable[[str], list[str]]:
+    """The function named ``module:function`` (a language's module), imported at its first call."""
+    module, _, name = ref.partition(":")
+    return lambda text: getattr(importlib.import_module(module), name)(text)
 
 
 def _sacrebleu(name: str) -> Callable[[str], list[str]]:
@@ -62,15 +45,17 @@ def _sacrebleu(name: str) -> Callable[[str], list[str]]:
 #: ``wordpunct``: NLTK's WordPunct rule, what the original SAMSA scripts used;
 #: ``13a`` / ``intl``: sacrebleu's tokenizers, what EASSE applies before SAMSA (``tokenizer=`` there);
 #: ``de``: German rules (abbreviations, ordinals, dates, German quotes; ``samsa.german``); ``fr``: French rules
-#: (elisions, abbreviations, guillemets; ``samsa.french``).
+#: (elisions, abbreviations, guillemets; ``samsa.french``); ``fr-spacy``: spaCy's French tokenizer (the optional
+#: ``fr_core_news_md``).
 TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "none": _whitespace,
     "plain": _whitespace,
     "wordpunct": _wordpunct,
     "13a": _sacrebleu("13a"),
     "intl": _sacrebleu("intl"),
-    "de": _german,
-    "fr": _french,
+    "de": _lazy("samsa.german:tokenize_de"),
+    "fr": _lazy("samsa.french:tokenize_fr"),
+    "fr-spacy": _lazy("samsa.french:tokenize_fr_spacy"),
 }
 
 #: the default sentence splitter; older names stay available so old signatures keep their meaning
@@ -143,12 +128,14 @@ def _split(text: str, closers: bool) -> list[str]:
 #: ``rule.v2``: the same rules, and a token of closing quotes/brackets right after a boundary stays with the
 #: sentence it closes, as NLTK Punkt's boundary realignment does (so FKGL's sentence counts equal EASSE's);
 #: ``de.v1``: German rules (abbreviations, ordinals, dates, German quotes, the ``_SPLIT_`` marker; ``samsa.german``);
-#: ``fr.v1``: French rules (``samsa.french``)
+#: ``fr.v1``: French rules (``samsa.french``); ``fr-spacy.v1``: the boundaries of spaCy's French dependency parser
+#: (the optional ``fr_core_news_md``)
 SPLITTERS: dict[str, Callable[[str], list[str]]] = {
     "rule.v1": lambda text: _split(text, closers=False),
     "rule.v2": lambda text: _split(text, closers=True),
-    "de.v1": _german_sentences,
-    "fr.v1": _french_sentences,
+    "de.v1": _lazy("samsa.german:split_de"),
+    "fr.v1": _lazy("samsa.french:split_fr"),
+    "fr-spacy.v1": _lazy("samsa.french:split_fr_spacy"),
 }
 
 

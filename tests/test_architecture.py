@@ -98,8 +98,9 @@ def test_no_import_cycle():
 
 #: the package's size (samsa/, .py lines) and the README's: a feature is added by deleting elsewhere. 21,000 after
 #: the clean-up that set the guard, and 500 for a capability no deletion could pay for: the multilingual encoder's
-#: reader and French (samsa/parsers/builtin/e5.py, samsa/french.py, samsa/lexical/readability_fr.py and their wiring)
-MAX_PACKAGE_LINES = 21_500
+#: reader and French (samsa/parsers/builtin/e5.py, samsa/french.py, samsa/lexical/readability_fr.py and their wiring),
+#: and 10 for spaCy's French tokenizer and splitter beside the rules (the language modules' wrappers in text.py went)
+MAX_PACKAGE_LINES = 21_510
 MAX_README_LINES = 280
 
 

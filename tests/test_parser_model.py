@@ -169,6 +169,17 @@ def test_numpy_runtime_equals_the_torch_network_for_a_words_only_vocabulary():
     for b, n in enumerate(lengths):
         np.testing.assert_allclose(nf[b, : n + 1], tf[b, : n + 1].numpy(), atol=1e-5)
 
+    # training with lexical dropout 1 reads every word as the runtime does with lexical=False (French's inputs)
+    model.lexical_dropout = 1.0
+    model.train()
+    model.drop.p = model.lstm.dropout = 0.0  # train mode for the lexical dropout alone
+    with torch.no_grad():
+        hidden_tf, _ = model.encode(to_torch(batch))
+        hidden_nf, _ = net.encode(featurize_words(vocab, sentences, lexical=False))
+    for b, n in enumerate(lengths):
+        np.testing.assert_allclose(hidden_nf[b, : n + 1], hidden_tf[b, : n + 1].numpy(), atol=1e-5)
+    assert not np.allclose(hidden_nf[0, :10], nf[0, :10], atol=1e-3)  # the words did count before
+
 
 def test_an_ensemble_file_averages_its_members_probabilities(tmp_path):
     """lab.ensemble joins two files of one vocabulary; the parser reads the log of their mean span probabilities

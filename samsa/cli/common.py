@@ -144,8 +144,8 @@ def add_splitter_option(p: argparse.ArgumentParser) -> None:
         "--splitter",
         choices=sorted(SPLITTERS),
         default=None,
-        help="rule-based sentence splitter for outputs without --sentence-separator; rule.v1 is the "
-        "older one, kept so that old signatures can be reproduced (default: the language's: "
+        help="sentence splitter for outputs without --sentence-separator (fr-spacy.v1: spaCy's French parser); "
+        "rule.v1 is the older English rule, kept for old signatures (default: the language's: "
         f"{by_language(lambda lang: lang.splitter)})",
     )
 

@@ -71,7 +71,7 @@ class BuiltinParser:
     defaults to what the weights file records (``meta.decode``); the signature names it, and so does
     ``implicit_scenes`` (same default): the categories whose units without a P or S get an implicit main relation.
     ``max_tokens``: the longest sentence it reads (:data:`MAX_SENTENCE_TOKENS`); a longer one is refused before
-    anything is allocated for it.
+    anything is allocated for it. ``style``: ``wiki`` (UCCA v1) or ``ewt`` (v2); default: ``Language.parser_style``.
     """
 
     name = DECODING
@@ -85,7 +85,7 @@ class BuiltinParser:
         threads: int = 1,
         scene_bias: float | None = None,
         pipeline: str | None = None,
-        style: str = "wiki",
+        style: str | None = None,
         encoder_dir: str | Path | None = None,
         gemm: str = "numpy",
         implicit_scenes: Sequence[str] | None = None,
@@ -97,6 +97,8 @@ class BuiltinParser:
 
         if pipeline is not None and pipeline not in PIPELINES:
             raise ConfigError(f"unknown parser pipeline {pipeline!r}; choose from {', '.join(PIPELINES)}")
+        if style is None:  # a language's pipeline follows the language's corpus guidelines (samsa.languages)
+            style = LANGUAGES[pipeline].parser_style if pipeline in LANGUAGES else "wiki"
         if style not in STYLES:
             raise ConfigError(f"unknown annotation style {style!r}; choose from {', '.join(STYLES)}")
         if gemm not in GEMM_BACKENDS:
@@ -114,13 +116,13 @@ class BuiltinParser:
         except (ValueError, OSError, KeyError, TypeError) as e:
             raise PluginUnavailable(f"{path}: cannot read parser weights ({e})") from None
         self.encoder_layers = [int(x) for x in self._config.get("encoder_layers", ())]
-        # the Scene bias the weights file records (meta.decode), chosen on the dev sets by what SAMSA needs of a
-        # parse (lab.scene_bias); named in the signature
-        self.chosen_scene_bias = float(self.meta.get("decode", {}).get("scene_bias", 0.0))
+        # the Scene bias the weights file records (meta.decode; a language's own under decode.languages) chosen by what
+        # SAMSA needs of a parse (lab.scene_bias), and the categories whose units get an implicit main relation
+        decode = self.meta.get("decode", {})
+        decode = decode.get("languages", {}).get(pipeline, decode)
+        self.chosen_scene_bias = float(decode.get("scene_bias", 0.0))
         self.scene_bias = self.chosen_scene_bias if scene_bias is None else float(scene_bias)
-        # the categories whose units without a main relation get an implicit one (tree.implicit_main_relations),
-        # chosen with the bias; named in the signature
-        chosen = self.meta.get("decode", {}).get("implicit_scenes", ())
+        chosen = decode.get("implicit_scenes", ())
         self.implicit_scenes = frozenset(chosen if implicit_scenes is None else implicit_scenes)
         self.weights = path
         self.max_tokens = max_tokens
@@ -143,6 +145,7 @@ class BuiltinParser:
         # weights' language (the multilingual weights have none of their own: English's)
         trained = str(self._config.get("language", DEFAULT_LANGUAGE))
         self.language = pipeline if pipeline in LANGUAGES else trained if trained in LANGUAGES else DEFAULT_LANGUAGE
+        self.lexical = not (self.words_only and pipeline in LANGUAGES and not LANGUAGES[pipeline].parser_lexical)
         if self.encoder_layers:
             from samsa.parsers.builtin.mpnet import encoder_files
 
@@ -301,7 +304,9 @@ class BuiltinParser:
             for idx in _batches(order, [len(t) for t in tokens], self.batch_size):
                 batch = [tokens[k] for k in idx]
                 if self.words_only:
-                    feats = featurize_words(self.vocab, batch, style=self._style_id, encoder=self.encoder)
+                    feats = featurize_words(
+                        self.vocab, batch, style=self._style_id, encoder=self.encoder, lexical=self.lexical
+                    )
                 else:
                     feats = featurize(self.nlp, self.vocab, batch, encoder=self.encoder, style=self._style_id)
                 yield idx, batch, feats
@@ -321,6 +326,7 @@ class BuiltinParser:
         bias = f"+scene_bias.{self.scene_bias:g}" if self.scene_bias else ""
         bias += f"+implicit.{''.join(sorted(self.implicit_scenes))}" if self.implicit_scenes else ""
         style = f"+style.{self.style}" if self.style != "wiki" else ""
+        style += "" if self.lexical else "+unlexicalized"
         pipeline = f"+{self.pipeline}" if self.pipeline else ""
         return f"{self.name}{pipeline}+{self.weights.stem}{bias}{style}"
 
@@ -376,7 +382,7 @@ def make(
     weights: str | None = None,
     model: str | None = None,
     scene_bias: float | None = None,
-    style: str = "wiki",
+    style: str | None = None,
     encoder_dir: str | None = None,
     gemm: str = "numpy",
 ) -> BuiltinParser:

@@ -81,22 +81,23 @@ def subword_ids(vocab: Vocab, words: Sequence[str]) -> np.ndarray:
 
 
 def featurize_words(
-    vocab: Vocab, sentences: Sequence[Sequence[str]], *, style: int = 0, encoder: Any = None
+    vocab: Vocab, sentences: Sequence[Sequence[str]], *, style: int = 0, encoder: Any = None, lexical: bool = True
 ) -> list[Featurized]:
     """Token lists (kept as given) as the network of a words-only vocabulary reads them (no spaCy); ``encoder``:
-    also its per-word states (the ``multilingual`` pipeline's)."""
+    also its per-word states (the ``multilingual`` pipeline's). ``lexical=False``: every word unknown and without
+    n-grams (as ``lab.train --lexical-dropout`` hides some), for a language never trained on (``parser_lexical``)."""
     unk = vocab.word_id[UNK]
     out = []
     for words in sentences:
         n = len(words)
         out.append(
             Featurized(
-                np.array([vocab.word_id.get(w.lower(), unk) for w in words], dtype=np.int64),
+                np.array([vocab.word_id.get(w.lower(), unk) if lexical else unk for w in words], dtype=np.int64),
                 np.array([vocab.tag_id.get(word_shape(w), 1) for w in words], dtype=np.int64),
                 np.ones(n, dtype=np.int64),
                 np.zeros((n, 0), dtype=np.float32),
                 style=style,
-                subwords=subword_ids(vocab, words),
+                subwords=subword_ids(vocab, words) if lexical else np.zeros((n, 1), dtype=np.int64),
             )
         )
     if encoder is not None:
