@@ -18,7 +18,9 @@ package's evaluator
 (``normalize=False``) is run on the same pairs when it is installed (also on German-20K and French-20K test), and every
 count is compared. Each set is also decoded without the pipeline's Scene bias
 and implicit Scenes (``lab.scene_bias``; ``unbiased``: F1 and Scenes only, no
-timing), to show what they cost in F1 and add in Scenes.
+timing), to show what they cost in F1 and add in Scenes. French's pipeline on French-20K is also decoded, unbiased,
+with its two readings of the multilingual weights undone (``readings``: labeled F1 pooled in the Wiki style with the
+words, in the EWT style with the words; ``unbiased`` is the EWT style without them, French's own).
 """
 
 from __future__ import annotations
@@ -79,6 +81,21 @@ def ucca_package_agrees(pairs) -> bool | None:
     return True
 
 
+def french_readings(weights: str | None, gold: list) -> dict[str, float]:
+    """Labeled F1 (pooled, unbiased) of the multilingual weights read as French is not: with the words' embeddings
+    and n-grams (the ``multilingual`` pipeline's reading), in each guideline style."""
+    from samsa.parsers.builtin import BuiltinParser
+
+    out = {}
+    for style in ("wiki", "ewt"):
+        parser = BuiltinParser(
+            pipeline="multilingual", weights=weights, style=style, scene_bias=0.0, implicit_scenes=()
+        )
+        pairs = zip(parser.parse([tokens(g) for g in gold]), gold, strict=True)
+        out[f"{style}_style_words"] = round(100 * evaluate_corpus(pairs).to_dict()["labeled"]["pooled"]["f1"], 2)
+    return out
+
+
 def evaluate_pipeline(args, pipeline: str | None) -> dict:
     from samsa.parsers.builtin import BuiltinParser
 
@@ -120,6 +137,8 @@ def evaluate_pipeline(args, pipeline: str | None) -> dict:
                 "scenes": {k: round(v, 4) for k, v in scene_scores(plain).items()},
                 "scene_count_equal": round(scene_count_share(plain), 4),
             }
+        if pipeline == "fr" and not args.no_bias:
+            block["readings"] = french_readings(args.weights, gold)
         if name in ("20k_test", "de20k_test", "fr20k_test"):
             block["ucca_package_counts_equal"] = ucca_package_agrees(pairs)
         result["sets"][name] = block  # type: ignore[index]

@@ -237,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{implicit_chosen or 'none'}", file=sys.stderr)  # fmt: skip
     if args.dry_run:
         return 0
-    weights = BuiltinParser(pipeline=args.pipeline, weights=args.weights).weights
+    built = BuiltinParser(pipeline=args.pipeline, weights=args.weights)
     record = {
         "scene_bias": chosen,
         **({"implicit_scenes": implicit_chosen} if implicit_chosen else {}),
@@ -256,13 +256,13 @@ def main(argv: list[str] | None = None) -> int:
         "dev_sha256": data_hash([f for fs in files.values() for f in fs]),
         "grid": grid,
     }
-    decode = dict(BuiltinParser(pipeline=args.pipeline, weights=args.weights).meta.get("decode", {}))
+    decode = dict(built.meta.get("decode", {}))
     if args.lang == "fr":  # French's own choice beside the file's (which its other languages keep)
         record = {**decode, "languages": {**decode.get("languages", {}), args.pipeline: record}}
     elif "languages" in decode:  # a language's own choice stays
         record["languages"] = decode["languages"]
-    update_meta(weights, decode=record)
-    print(f"scene_bias {chosen} written to {weights}", file=sys.stderr)
+    update_meta(built.weights, decode=record)
+    print(f"scene_bias {chosen} written to {built.weights}", file=sys.stderr)
     return 0
 
 

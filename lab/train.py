@@ -336,7 +336,13 @@ def main(argv: list[str] | None = None) -> int:
     opt = torch.optim.Adam([{"params": rest}, {"params": tuned, "lr": args.encoder_lr}], lr=args.lr)
     loss_fn = nn.CrossEntropyLoss(ignore_index=-100, reduction="sum")
     span_loss_fn = nn.CrossEntropyLoss(ignore_index=-100, reduction="none")
-    best, best_epoch, history = -1.0, 0, []
+    best, best_epoch = -1.0, 0
+    history: list[dict] = []
+
+    def keep(out: Path) -> None:  # the network as it is now, with the run's record so far
+        save(model, vocab, args, train_files, dev_files, history, out, FORMATS[recipe], init,
+             silver=len(train_files) - gold_count)  # fmt: skip
+
     first = 1 + (init["best_epoch"] if init else 0)
     order = list(range(len(train)))
     for epoch in range(first, first + args.epochs):
@@ -388,24 +394,12 @@ def main(argv: list[str] | None = None) -> int:
             }
         )
         print(json.dumps(history[-1]), file=sys.stderr, flush=True)
+
         if args.every_epoch:
-            out = Path(args.out)
-            save(model, vocab, args, train_files, dev_files, history, out.with_stem(f"{out.stem}-epoch{epoch}"),
-                 FORMATS[recipe], init, silver=len(train_files) - gold_count)  # fmt: skip
+            keep(Path(args.out).with_stem(f"{Path(args.out).stem}-epoch{epoch}"))
         if selected > best:
             best, best_epoch = selected, epoch
-            save(
-                model,
-                vocab,
-                args,
-                train_files,
-                dev_files,
-                history,
-                Path(args.out),
-                FORMATS[recipe],
-                init,
-                silver=len(train_files) - gold_count,
-            )
+            keep(Path(args.out))
         if epoch - best_epoch >= args.patience:
             stopped = f"no dev improvement for {args.patience} epochs"
             break
