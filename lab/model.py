@@ -117,6 +117,7 @@ class SpanModel(nn.Module):
         )
         self.hidden = hidden
         self.lexical_dropout = 0.0  # training only: the share of tokens whose word and n-gram inputs are hidden
+        self.sentence_lexical_dropout = 0.0  # training only: the share of sentences read with no word at all
         self.unk = vocab.word_id[UNK]
         self.remote: nn.Module | None = None
         if len(vocab.remotes) > 1:
@@ -143,8 +144,10 @@ class SpanModel(nn.Module):
         for b, f in enumerate(batch):
             n = len(f.words)
             words, subwords = f.words.to(device), None if f.subwords is None else f.subwords.to(device)
-            if self.training and self.lexical_dropout:  # lean on the encoder: a word unknown, its n-grams unread
-                hidden = torch.rand(n, device=device) < self.lexical_dropout
+            if self.training and (self.lexical_dropout or self.sentence_lexical_dropout):
+                # lean on the encoder: a word unknown, its n-grams unread; a whole sentence so, as French is read
+                whole = bool(torch.rand(1).item() < self.sentence_lexical_dropout)
+                hidden = torch.rand(n, device=device) < (1.0 if whole else self.lexical_dropout)
                 words = words.masked_fill(hidden, self.unk)
                 subwords = None if subwords is None else subwords.masked_fill(hidden[:, None], 0)
             parts = [self.word(words), self.tag(f.tags.to(device)), self.dep(f.deps.to(device))]

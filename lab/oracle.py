@@ -24,8 +24,9 @@ from samsa.ucca import graph as G
 __all__ = ["gold_pairs", "graph_to_spans", "oracle_remotes", "save_weights", "update_meta"]
 
 
-def graph_to_spans(g: nx.DiGraph) -> tuple[list[str], list[Span]]:
-    """Tokens and labeled spans (root excluded) of a gold passage."""
+def graph_to_spans(g: nx.DiGraph, harmonize: bool = True) -> tuple[list[str], list[Span]]:
+    """Tokens and labeled spans (root excluded) of a gold passage; ``harmonize``: UCCA v2's T and Q read as v1's
+    D and E (``tree.HARMONIZE``), otherwise kept."""
     terms = G.terminals(g)
     pos = {t: k for k, t in enumerate(terms)}
     children: dict[str, list[str]] = {}
@@ -38,7 +39,7 @@ def graph_to_spans(g: nx.DiGraph) -> tuple[list[str], list[Span]]:
             continue
         children.setdefault(u, []).append(v)
         if g.nodes[v]["layer"] == "1":
-            label[v] = HARMONIZE.get(d["categories"][0], d["categories"][0])
+            label[v] = HARMONIZE.get(d["categories"][0], d["categories"][0]) if harmonize else d["categories"][0]
             parent[v] = u
 
     def tokens_of(u: str) -> set[int]:

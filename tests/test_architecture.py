@@ -153,8 +153,8 @@ def test_the_wheel_holds_what_users_run_and_not_the_lab():
     installed = sorted(module_name(p) for p in PACKAGE.rglob("*.py") if module_name(p).rpartition(".")[0] in packages
                        or module_name(p) in packages)  # fmt: skip
     assert "lab" not in find_packages(str(ROOT), include=["samsa", "samsa.*"])
-    lab_names = {"train", "train_start", "model", "encoder_torch", "pack", "annotations", "corpora", "scene_bias",
-                 "validity", "agreement", "documents"}  # fmt: skip
+    lab_names = {"train", "train_options", "train_start", "model", "encoder_torch", "pack", "annotations", "corpora",
+                 "scene_bias", "validity", "agreement", "documents"}  # fmt: skip
     assert [m for m in installed if m.rpartition(".")[2] in lab_names and not m.startswith("samsa.engine")] == []
     assert sorted(m.rpartition(".")[2] for m in installed if m.startswith("samsa.studies.")) == [
         "compare", "correlation", "hsplit", "human", "reproduce"]  # fmt: skip

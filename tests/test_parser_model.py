@@ -179,6 +179,12 @@ def test_numpy_runtime_equals_the_torch_network_for_a_words_only_vocabulary():
     for b, n in enumerate(lengths):
         np.testing.assert_allclose(hidden_nf[b, : n + 1], hidden_tf[b, : n + 1].numpy(), atol=1e-5)
     assert not np.allclose(hidden_nf[0, :10], nf[0, :10], atol=1e-3)  # the words did count before
+    # a whole sentence hidden (--sentence-lexical-dropout 1) reads the same, whatever the token share
+    model.lexical_dropout, model.sentence_lexical_dropout = 0.0, 1.0
+    with torch.no_grad():
+        whole_tf, _ = model.encode(to_torch(batch))
+    for b, n in enumerate(lengths):
+        np.testing.assert_allclose(hidden_nf[b, : n + 1], whole_tf[b, : n + 1].numpy(), atol=1e-5)
 
 
 def test_an_ensemble_file_averages_its_members_probabilities(tmp_path):

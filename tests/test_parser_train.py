@@ -165,6 +165,33 @@ def test_a_style_input_added_to_a_trained_network_starts_it_where_it_was(tmp_pat
         main([*base, "--out", str(tmp_path / "none.npz"), "--init-add-styles"])
 
 
+def test_v2_labels_start_as_the_labels_they_were_harmonized_to(data_dir):
+    """--v2-labels: EWT's T and Q are kept (not read as D and E), and a file trained without them grows their rows
+    from D's and E's, scored 2 lower, so that the grown network first decides as the file's did."""
+    import numpy as np
+
+    from lab.oracle import graph_to_spans
+    from lab.train import main
+    from lab.train_start import add_v2_labels
+    from samsa.ucca.xml import list_passage_files, load_passage
+
+    state = {"classify.3.weight": np.array([[0.0], [1.0], [2.0]]), "classify.3.bias": np.array([0.0, 5.0, 6.0])}
+    grown = add_v2_labels(state, ["<none>", "D", "E^/C"], ["<none>", "D", "E^/C", "Q^/C", "T"])
+    assert grown["classify.3.weight"].ravel().tolist() == [0.0, 1.0, 2.0, 2.0, 1.0]
+    assert grown["classify.3.bias"].tolist() == [0.0, 5.0, 6.0, 4.0, 3.0]
+    with pytest.raises(SystemExit, match="'A'"):
+        add_v2_labels(state, ["<none>", "D", "E^/C"], ["<none>", "A"])
+
+    ewt = [load_passage(f) for f in list_passage_files(data_dir / "ucca" / "ewt" / "dev")[:40]]
+    kept = [s.label for g in ewt for s in graph_to_spans(g, harmonize=False)[1]]
+    read = [s.label for g in ewt for s in graph_to_spans(g)[1]]
+    assert "T" in kept and "Q" in kept and not {"T", "Q"} & set(read)
+    assert [k.replace("T", "D").replace("Q", "E") for k in kept] == read
+
+    with pytest.raises(SystemExit):  # the style is what tells the network which guidelines to follow
+        main(["--data", str(data_dir), "--limit", "12", "--epochs", "1", "--v2-labels", "--out", "x.npz"])
+
+
 def test_scene_weights_mark_main_relations_and_the_scenes_that_hold_them(fixture_path):
     """``--scene-weight``: on "John got home and gave Mary a call ." the weighted spans are the first Scene
     (0-3) and its P "got" (1-2), and the second Scene, whose P is discontiguous (H/P over 4-8); nothing else."""
