@@ -121,6 +121,7 @@ def evaluate_pipeline(args, pipeline: str | None) -> dict:
         block = {
             "sentences": len(gold),
             "style": parser.style,
+            "signature": parser.signature(),  # the style and reading this set was parsed in
             "labeled": {c: round(100 * s["labeled"][c]["f1"], 2) for c in ("primary", "remote", "pooled")},
             "unlabeled": {c: round(100 * s["unlabeled"][c]["f1"], 2) for c in ("primary", "remote", "pooled")},
             "remote": {k: round(100 * s["labeled"]["remote"][k], 2) for k in ("p", "r")},
