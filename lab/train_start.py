@@ -98,10 +98,11 @@ def continue_from(
         "best_epoch": best,
         "history": history,
     }
-    if add_styles:
-        record["added"] = "styles"
+    added = ["styles"] if add_styles else []
     if grow:
-        record["added"] = "labels " + " ".join(sorted(set(vocab.labels) - set(old_vocab.labels)))
+        added.append("labels " + " ".join(sorted(set(vocab.labels) - set(old_vocab.labels))))
+    if added:  # what the run grew the file's network by
+        record["added"] = "; ".join(added)
     if meta.get("init"):  # the file's own start: the chain of runs back to the first
         record["init"] = meta["init"]
     return record

@@ -165,7 +165,7 @@ def test_a_style_input_added_to_a_trained_network_starts_it_where_it_was(tmp_pat
         main([*base, "--out", str(tmp_path / "none.npz"), "--init-add-styles"])
 
 
-def test_v2_labels_start_as_the_labels_they_were_harmonized_to(data_dir):
+def test_v2_labels_start_as_the_labels_they_were_harmonized_to(tmp_path, data_dir):
     """--v2-labels: EWT's T and Q are kept (not read as D and E), and a file trained without them grows their rows
     from D's and E's, scored 2 lower, so that the grown network first decides as the file's did."""
     import numpy as np
@@ -189,7 +189,10 @@ def test_v2_labels_start_as_the_labels_they_were_harmonized_to(data_dir):
     assert [k.replace("T", "D").replace("Q", "E") for k in kept] == read
 
     with pytest.raises(SystemExit):  # the style is what tells the network which guidelines to follow
-        main(["--data", str(data_dir), "--limit", "12", "--epochs", "1", "--v2-labels", "--out", "x.npz"])
+        main(
+            ["--data", str(data_dir), "--limit", "12", "--epochs", "1", "--v2-labels", "--out", str(tmp_path / "x.npz")]
+        )
+    assert not (tmp_path / "x.npz").exists()
 
 
 def test_scene_weights_mark_main_relations_and_the_scenes_that_hold_them(fixture_path):
