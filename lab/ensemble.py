@@ -3,7 +3,8 @@
 Usage:
     python -m lab.ensemble --out ucca-span-de-words.npz a.npz b.npz
 
-The members must share the vocabulary (the same training data gives the same one) and read the same inputs.
+The members must share the vocabulary (the same training data gives the same one) and read the same inputs
+(``INPUTS``: encoder and its layers, styles, vectors, language; no fine-tuned encoder).
 Member ``k``'s tensors are stored under ``m{k}.``, its network sizes under ``config.members[k]`` and its
 training record under ``meta.members[k]``; the parser then averages the members' span label probabilities and
 remote logits. A Scene bias chosen afterwards (``lab.scene_bias``) is the ensemble's.
@@ -19,7 +20,10 @@ from lab.oracle import save_weights
 from samsa.parsers.builtin.features import Vocab
 from samsa.parsers.builtin.runtime import load_state, read_header, weights_digest
 
-__all__ = ["join", "main"]
+__all__ = ["INPUTS", "join", "main"]
+
+#: what a member reads, which the members must share (the parser reads it from the first member)
+INPUTS = ("encoder", "encoder_layers", "styles", "vectors", "language")
 
 
 def join(paths: list[Path], out: Path, command: str) -> None:
@@ -31,6 +35,11 @@ def join(paths: list[Path], out: Path, command: str) -> None:
             raise SystemExit(f"{p}: another vocabulary or format than {paths[0]}: not one ensemble")
         if h["config"].get("members"):
             raise SystemExit(f"{p} is an ensemble already")
+        if any(h["config"].get(k) != first["config"].get(k) for k in INPUTS):
+            raise SystemExit(f"{p} reads other inputs than {paths[0]} ({', '.join(INPUTS)}): not one ensemble")
+    for p, h in zip(paths, headers, strict=True):
+        if "encoder_finetuned" in h["config"]:
+            raise SystemExit(f"{p} fine-tuned its encoder: its members would need one encoder each")
     state = {f"m{k}.{name}": v for k, p in enumerate(paths) for name, v in load_state(p).items()}
     config = {"members": [h["config"] for h in headers]}
     if "language" in first["config"]:

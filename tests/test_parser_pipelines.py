@@ -191,3 +191,29 @@ def test_mpnet_pipeline_names_itself_and_its_encoder_and_parses_two_scenes(mpnet
     first, second = _scene_structure(mpnet.parse(["John went home and Mary called him."])[0])
     assert first == ("John went home", ["went"], ["John", "home"])
     assert second == ("Mary called him", ["called"], ["Mary", "him"])
+
+
+def test_an_ensemble_of_encoder_files_reads_what_its_members_read(accurate, tmp_path):
+    """An ensemble (lab.ensemble) of files that read a frozen encoder and a style parses with them: one file
+    joined with itself parses as the file alone (the mean of equal probabilities); members reading other inputs
+    are refused."""
+    from lab.ensemble import join
+    from lab.oracle import save_weights
+    from samsa.parsers.builtin import BuiltinParser
+    from samsa.parsers.builtin.features import Vocab
+    from samsa.parsers.builtin.runtime import load_state, read_header
+    from samsa.ucca.evaluation import yields
+
+    join([accurate.weights, accurate.weights], tmp_path / "ens.npz", "test")
+    ens = BuiltinParser(weights=tmp_path / "ens.npz", scene_bias=1.0, style="ewt")
+    alone = BuiltinParser(weights=accurate.weights, scene_bias=1.0, style="ewt")
+    assert ens.encoder_layers == alone.encoder_layers == [0, 1, 2, 3, 4] and ens.style == "ewt"
+    sentences = ["He came back home and gave Mary a call .", "The captain, who was tired, sank the old submarine ."]
+    for a, b in zip(ens.parse(sentences), alone.parse(sentences), strict=True):
+        assert yields(a) == yields(b)
+    header = read_header(accurate.weights)
+    config = {**header["config"], "encoder_layers": [0, 1]}
+    save_weights(tmp_path / "two.npz", state=load_state(accurate.weights), vocab=Vocab(**header["vocab"]),
+                 config=config, meta={}, fmt=header["format"])  # fmt: skip
+    with pytest.raises(SystemExit, match="reads other inputs"):
+        join([accurate.weights, tmp_path / "two.npz"], tmp_path / "bad.npz", "test")
