@@ -22,7 +22,7 @@ from samsa.parsers.builtin.runtime import load_state, read_header, weights_diges
 
 __all__ = ["INPUTS", "join", "main"]
 
-#: what a member reads, which the members must share (the parser reads it from the first member)
+#: what a member reads, which the members must share (written once more in the file's top record)
 INPUTS = ("encoder", "encoder_layers", "styles", "vectors", "language")
 
 
@@ -41,9 +41,11 @@ def join(paths: list[Path], out: Path, command: str) -> None:
         if "encoder_finetuned" in h["config"]:
             raise SystemExit(f"{p} fine-tuned its encoder: its members would need one encoder each")
     state = {f"m{k}.{name}": v for k, p in enumerate(paths) for name, v in load_state(p).items()}
-    config = {"members": [h["config"] for h in headers]}
-    if "language" in first["config"]:
-        config["language"] = first["config"]["language"]
+    # what every member reads, where the parser reads it (encoder, styles, language)
+    config = {
+        "members": [h["config"] for h in headers],
+        **{k: first["config"][k] for k in INPUTS if k in first["config"]},
+    }
     meta = {
         "command": command,
         "members": [

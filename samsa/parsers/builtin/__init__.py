@@ -112,8 +112,7 @@ class BuiltinParser:
             raise PluginUnavailable(f"parser weights not found at {path}")
         try:
             header = read_header(path)  # the tensors load at the first parse (a warm cache never needs them)
-            self.vocab, self.meta, config = Vocab(**header["vocab"]), header["meta"], header["config"]
-            self._config = {**config["members"][0], **config} if config.get("members") else config  # lab.ensemble
+            self.vocab, self.meta, self._config = Vocab(**header["vocab"]), header["meta"], header["config"]
         except (ValueError, OSError, KeyError, TypeError) as e:
             raise PluginUnavailable(f"{path}: cannot read parser weights ({e})") from None
         self.encoder_layers = [int(x) for x in self._config.get("encoder_layers", ())]
